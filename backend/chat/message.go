@@ -1,0 +1,139 @@
+package chat
+
+import (
+	"encoding/json"
+	"time"
+)
+
+// Role says who wrote a message.
+type Role string
+
+const (
+	RoleUser      Role = "user"
+	RoleAssistant Role = "assistant"
+	// RoleTool messages carry the results of the previous assistant
+	// message's tool calls.
+	RoleTool Role = "tool"
+)
+
+// Status records how far a message got. Every intermediate message of a turn
+// is persisted, so a killed or stopped turn leaves its partial state visible.
+type Status string
+
+const (
+	StatusComplete Status = "complete"
+	// StatusStreaming marks a checkpoint of an assistant message that is
+	// still being received (at most a second behind the stream).
+	StatusStreaming Status = "streaming"
+	StatusCanceled  Status = "canceled"
+	StatusFailed    Status = "failed"
+)
+
+// Message is one entry of a session's history: a role and ordered parts.
+type Message struct {
+	// Seq orders messages inside a session; the store assigns it.
+	Seq  uint64 `json:"seq"`
+	ID   string `json:"id"`
+	Role Role   `json:"role"`
+	// Parts are kept in the order they were produced.
+	Parts Parts `json:"parts"`
+
+	// Provider and Model name who produced an assistant message.
+	Provider string `json:"provider,omitempty"`
+	Model    string `json:"model,omitempty"`
+	// RunID ties the message to the agent run that wrote it.
+	RunID  string `json:"runId,omitempty"`
+	Status Status `json:"status,omitempty"`
+	// Error is the failure shown for a failed turn, in plain words.
+	Error string `json:"error,omitempty"`
+	Usage *Usage `json:"usage,omitempty"`
+
+	CreatedAt time.Time `json:"createdAt"`
+}
+
+// Text joins the message's text parts.
+func (m Message) Text() string {
+	var s string
+	for _, p := range m.Parts {
+		if t, ok := p.(TextPart); ok {
+			s += t.Text
+		}
+	}
+	return s
+}
+
+// ToolCalls returns the message's tool calls in order.
+func (m Message) ToolCalls() []ToolCall {
+	var calls []ToolCall
+	for _, p := range m.Parts {
+		if c, ok := p.(ToolCallPart); ok {
+			calls = append(calls, c.Call)
+		}
+	}
+	return calls
+}
+
+// Usage counts tokens for one model response.
+type Usage struct {
+	InputTokens      int64 `json:"inputTokens,omitempty"`
+	OutputTokens     int64 `json:"outputTokens,omitempty"`
+	ReasoningTokens  int64 `json:"reasoningTokens,omitempty"`
+	CacheReadTokens  int64 `json:"cacheReadTokens,omitempty"`
+	CacheWriteTokens int64 `json:"cacheWriteTokens,omitempty"`
+}
+
+// Add accumulates u2 into u.
+func (u *Usage) Add(u2 Usage) {
+	u.InputTokens += u2.InputTokens
+	u.OutputTokens += u2.OutputTokens
+	u.ReasoningTokens += u2.ReasoningTokens
+	u.CacheReadTokens += u2.CacheReadTokens
+	u.CacheWriteTokens += u2.CacheWriteTokens
+}
+
+// ProviderData holds opaque provider state keyed by provider name
+// ("gemini", "anthropic", "openai"). It is replayed only to that provider.
+type ProviderData map[string]json.RawMessage
+
+// ToolCall is one call the model asked for.
+type ToolCall struct {
+	// ID is minted by Maestro and stable forever.
+	ID string `json:"id"`
+	// Name is the canonical tool name, server.tool.
+	Name string `json:"name"`
+	// Arguments is the JSON object the model produced.
+	Arguments json.RawMessage `json:"arguments,omitempty"`
+	// ProviderIDs maps provider → the id that provider gave the call
+	// (toolu_…, call_…, or a Gemini id). A provider that gave none is absent.
+	ProviderIDs  map[string]string `json:"providerIds,omitempty"`
+	ProviderData ProviderData      `json:"providerData,omitempty"`
+}
+
+// Attachment is a non-text item of a tool result or a message: an image,
+// audio, or an embedded or linked resource.
+type Attachment struct {
+	Type     string `json:"type"` // image, audio, resource
+	MIMEType string `json:"mimeType,omitempty"`
+	// Data is base64 for images and audio, as MCP sends it.
+	Data string `json:"data,omitempty"`
+	URI  string `json:"uri,omitempty"`
+	Text string `json:"text,omitempty"`
+	Name string `json:"name,omitempty"`
+}
+
+// ToolResult is the normalised outcome of one tool call: the envelope
+// {successful, data, error} sent to the model, plus what the UI shows.
+type ToolResult struct {
+	CallID     string          `json:"callId"`
+	Name       string          `json:"name"`
+	Successful bool            `json:"successful"`
+	Data       json.RawMessage `json:"data,omitempty"`
+	Error      string          `json:"error,omitempty"`
+	// Attachments are images and resources, kept as parts rather than text.
+	Attachments []Attachment `json:"attachments,omitempty"`
+	// Truncated is set when Data was cut to the size cap for the model.
+	Truncated bool `json:"truncated,omitempty"`
+	// Raw is the server's result as received, for the UI only.
+	Raw        json.RawMessage `json:"raw,omitempty"`
+	DurationMS int64           `json:"durationMs,omitempty"`
+}

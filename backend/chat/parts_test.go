@@ -1,0 +1,121 @@
+package chat_test
+
+import (
+	"encoding/json"
+	"errors"
+	"maestro/backend/chat"
+	"maestro/backend/chat/chattest"
+	"reflect"
+	"strings"
+	"testing"
+	"time"
+)
+
+func TestPartsRoundTrip(t *testing.T) {
+	t.Parallel()
+	for _, want := range chattest.Messages() {
+		t.Run(want.ID, func(t *testing.T) {
+			t.Parallel()
+			b, err := json.Marshal(want)
+			if err != nil {
+				t.Fatalf("marshal: %v", err)
+			}
+			var got chat.Message
+			if err := json.Unmarshal(b, &got); err != nil {
+				t.Fatalf("unmarshal %s: %v", b, err)
+			}
+			if !reflect.DeepEqual(got, want) {
+				t.Errorf("round trip changed the message\n got: %#v\nwant: %#v\njson: %s", got, want, b)
+			}
+		})
+	}
+}
+
+func TestPartsTaggedForm(t *testing.T) {
+	t.Parallel()
+	b, err := json.Marshal(chat.Parts{chat.TextPart{Text: "a"}, chat.ToolCallPart{Call: chat.ToolCall{ID: "c", Name: "s.t"}}, chat.ReasoningPart{}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := `[{"type":"text","text":"a"},{"type":"tool_call","call":{"id":"c","name":"s.t"}},{"type":"reasoning"}]`
+	if string(b) != want {
+		t.Errorf("got %s\nwant %s", b, want)
+	}
+}
+
+func TestPartsRejectsBadInput(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		name, in, wantErr string
+	}{
+		{"unknown type", `[{"type":"video"}]`, `unknown part type "video"`},
+		{"not an array", `{"type":"text"}`, "cannot unmarshal"},
+		{"bad field", `[{"type":"text","text":5}]`, "cannot unmarshal"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			var ps chat.Parts
+			err := json.Unmarshal([]byte(tt.in), &ps)
+			if err == nil || !strings.Contains(err.Error(), tt.wantErr) {
+				t.Errorf("Unmarshal(%s) error = %v, want it to contain %q", tt.in, err, tt.wantErr)
+			}
+		})
+	}
+	if _, err := json.Marshal(chat.Parts{nil}); !errors.Is(err, chat.ErrInvalid) {
+		t.Errorf("marshal nil part: got %v, want ErrInvalid", err)
+	}
+}
+
+func TestKind(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		err  error
+		want string
+	}{
+		{nil, ""},
+		{errors.New("boom"), chat.KindInternal},
+		{chat.ErrNotFound, chat.KindNotFound},
+		{errors.Join(errors.New("x"), chat.ErrUnavailable), chat.KindUnavailable},
+		{wrap(wrap(chat.ErrAuthRequired)), chat.KindAuthRequired},
+	}
+	for _, tt := range tests {
+		if got := chat.Kind(tt.err); got != tt.want {
+			t.Errorf("Kind(%v) = %q, want %q", tt.err, got, tt.want)
+		}
+	}
+}
+
+func wrap(err error) error { return errors.Join(errors.New("ctx"), err) }
+
+func TestNormalizeTitle(t *testing.T) {
+	t.Parallel()
+	tests := []struct{ in, want, wantErr string }{
+		{"  Trip   plans \n", "Trip plans", ""},
+		{"   ", "", "empty"},
+		{strings.Repeat("é", chat.MaxTitleLen), strings.Repeat("é", chat.MaxTitleLen), ""},
+		{strings.Repeat("é", chat.MaxTitleLen+1), "", "at most"},
+	}
+	for _, tt := range tests {
+		got, err := chat.NormalizeTitle(tt.in)
+		if tt.wantErr != "" {
+			if err == nil || !strings.Contains(err.Error(), tt.wantErr) || !errors.Is(err, chat.ErrInvalid) {
+				t.Errorf("NormalizeTitle(%q) error = %v, want chat.ErrInvalid containing %q", tt.in, err, tt.wantErr)
+			}
+			continue
+		}
+		if err != nil || got != tt.want {
+			t.Errorf("NormalizeTitle(%q) = %q, %v; want %q", tt.in, got, err, tt.want)
+		}
+	}
+}
+
+func TestNewIDSortsByTime(t *testing.T) {
+	t.Parallel()
+	a := chat.NewID()
+	time.Sleep(2 * time.Millisecond)
+	b := chat.NewID()
+	if len(a) != 32 || !(a < b) {
+		t.Errorf("NewID: got %q then %q; want 32 hex chars, increasing", a, b)
+	}
+}

@@ -1,0 +1,41 @@
+// Package store keeps Maestro's state in one bbolt file.
+//
+// The file lives in os.UserConfigDir()/Maestro/maestro.db, or in
+// $MAESTRO_DATA_DIR when that is set (tests use a temporary folder). It is
+// opened with a timeout, so a second process on the same file gets a clear
+// "in use" error instead of hanging.
+//
+// Schema (bucket keys are the package variables below):
+//
+//	meta/
+//	    app         -> "maestro"                 marks the file as ours
+//	    version     -> uint64, big-endian        last migration applied
+//	sessions/
+//	    <sessionID> -> JSON chat.Session
+//	messages/
+//	    <sessionID>/                             one bucket per session
+//	        <seq>   -> JSON chat.Message         seq: uint64 big-endian from
+//	                                             NextSequence, so a cursor
+//	                                             walks in chronological order
+//	connectors/
+//	    <connectorID> -> JSON connector config   (owned by backend/mcp)
+//	registry/
+//	    <sessionID> -> JSON registry snapshot    (owned by backend/mcp)
+//	settings/
+//	    <key>       -> JSON value
+//
+// Values are JSON through getJSON and putJSON. Bytes read from bbolt are only
+// valid inside their transaction, so every read decodes or copies before the
+// transaction ends. Secrets never enter this file: tokens and keys live in the
+// OS keychain (backend/auth).
+//
+// Migrations are an ordered list run in a single Update transaction when the
+// file is opened; a failure rolls all of them back and leaves the file as it
+// was. A file that is not a bbolt database, or is a bbolt database written by
+// another program, is reported with its path and never written to.
+//
+// Concurrency: a *Store is safe for concurrent use. bbolt serialises writers
+// and lets readers run alongside them; the Store holds no other state. Close
+// must be called once, after every caller has finished (the app closes it
+// last, on shutdown).
+package store
