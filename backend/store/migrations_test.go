@@ -1,8 +1,8 @@
 package store
 
 import (
-	"errors"
 	"encoding/binary"
+	"errors"
 	"path/filepath"
 	"testing"
 

@@ -1,0 +1,94 @@
+# Maestro — `make run` to build and open the app, `make test` to run every test.
+# Both install what is missing first (Debian/Ubuntu; see .ci/deps.sh).
+
+SHELL        := bash
+.SHELLFLAGS  := -eu -o pipefail -c
+.DEFAULT_GOAL := run
+
+TAGS     := webkit2_41
+GOPATH   := $(shell go env GOPATH)
+WAILS    := $(GOPATH)/bin/wails
+VERSION  ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo dev)
+BIN      := build/bin
+APP      := $(BIN)/maestro
+APP_DEV  := $(BIN)/maestro-dev
+OUT      := test-results
+
+# Tests get a throwaway HOME and runtime dir, so the keyring they unlock is
+# never the user's own; Go keeps its real caches.
+TEST_HOME := $(CURDIR)/$(OUT)/home
+KEYRING   := env HOME=$(TEST_HOME) XDG_RUNTIME_DIR=$(TEST_HOME)/run \
+	GOCACHE=$(shell go env GOCACHE) GOMODCACHE=$(shell go env GOMODCACHE) GOPATH=$(GOPATH) \
+	npm_config_cache=$(HOME)/.npm .ci/keyring-session.sh
+
+.PHONY: run build install test deps deps-test frontend bindings check-bindings \
+	build-dev test-go test-frontend test-e2e perf clean
+
+## run: install what is missing, build, and open Maestro
+run: build
+	@if [ -z "$${DISPLAY:-}$${WAYLAND_DISPLAY:-}" ]; then \
+		echo "make run: no display (DISPLAY/WAYLAND_DISPLAY unset); the app is built at $(APP)"; exit 1; fi
+	./$(APP)
+
+## build: a stripped release binary in build/bin (plus build/linux/maestro.desktop and build/appicon.png)
+build: deps frontend
+	go build -tags desktop,production,$(TAGS) -trimpath \
+		-ldflags "-w -s -X main.version=$(VERSION)" -o $(APP) .
+	@! grep -aq "will not build without the correct build tags" $(APP) || \
+		{ echo "build: $(APP) was built without the desktop tags"; exit 1; }
+	@echo "built $(APP) ($$(du -h $(APP) | cut -f1))"
+
+## install: copy the binary, .desktop file and icon under ~/.local
+install: build
+	install -Dm755 $(APP) $(HOME)/.local/bin/maestro
+	install -Dm644 build/linux/maestro.desktop $(HOME)/.local/share/applications/maestro.desktop
+	install -Dm644 build/appicon.png $(HOME)/.local/share/icons/hicolor/512x512/apps/maestro.png
+
+deps:
+	@.ci/deps.sh run
+
+deps-test:
+	@.ci/deps.sh test
+
+frontend:
+	cd frontend && npm run build --silent
+
+## bindings: regenerate frontend/wailsjs from app.App (committed; make test checks it is current)
+bindings:
+	@$(WAILS) generate module -tags $(TAGS) >/dev/null
+
+check-bindings:
+	@rm -rf $(OUT)/wailsjs && mkdir -p $(OUT) && cp -r frontend/wailsjs $(OUT)/wailsjs
+	@$(MAKE) -s bindings
+	@diff -r $(OUT)/wailsjs frontend/wailsjs >/dev/null || \
+		{ echo "frontend/wailsjs was stale and has been regenerated: review and commit it"; exit 1; }
+
+build-dev: frontend
+	go build -tags dev,$(TAGS) -o $(APP_DEV) .
+
+## test: install what is missing, then run the Go, Vitest and end-to-end tests
+test: deps-test
+	@rm -rf $(TEST_HOME) && mkdir -p $(TEST_HOME)/run && chmod 700 $(TEST_HOME)/run
+	$(MAKE) check-bindings
+	$(MAKE) test-go
+	$(MAKE) test-frontend
+	$(MAKE) build build-dev
+	$(MAKE) test-e2e
+	@echo "make test: all suites passed"
+
+test-go:
+	go vet ./...
+	$(KEYRING) bash -c 'CGO_ENABLED=0 go test -count=1 ./backend/... && go test -count=1 -race ./app/... .'
+
+test-frontend:
+	cd frontend && npm run typecheck --silent && npm test --silent
+
+test-e2e:
+	$(KEYRING) bash -c 'cd frontend && npm run e2e --silent'
+
+## perf: measure build time, binary size, launch time and memory into docs/PERFORMANCE.md figures
+perf: deps-test
+	.ci/perf.sh
+
+clean:
+	rm -rf $(BIN) $(OUT) frontend/dist/assets frontend/dist/index.html

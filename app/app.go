@@ -1,0 +1,159 @@
+package app
+
+import (
+	"context"
+	"fmt"
+	"log/slog"
+	"sync"
+	"time"
+
+	"maestro/backend/chat"
+	"maestro/backend/store"
+)
+
+// Runtime is the set of Wails runtime calls the app makes. main wires it to
+// Wails (WailsRuntime); tests wire it to recorders.
+type Runtime struct {
+	// Emit sends an event to the frontend.
+	Emit func(ctx context.Context, name string, data ...any)
+	// OpenURL opens a URL in the system browser.
+	OpenURL func(ctx context.Context, url string)
+	// Show brings the window to the front (a second launch does this).
+	Show func(ctx context.Context)
+}
+
+// Keychain is what the app needs from the OS keychain.
+type Keychain interface {
+	Probe(ctx context.Context) error
+}
+
+// Config is what New needs.
+type Config struct {
+	Version string
+	// DataDir holds the data file; see store.DataDir.
+	DataDir  string
+	Runtime  Runtime
+	Keychain Keychain
+	Logger   *slog.Logger
+}
+
+// App is bound to the frontend. Create it with New.
+type App struct {
+	cfg Config
+	log *slog.Logger
+
+	mu sync.RWMutex
+	// wailsCtx is the context Wails gave startup. It is stored because the
+	// runtime needs it for every call (the one exception to "never store a
+	// context"); it is used only through cfg.Runtime.
+	wailsCtx context.Context
+	root     context.Context
+	cancel   context.CancelFunc
+	store    *store.Store
+	storeErr error
+
+	work sync.WaitGroup
+}
+
+// New returns an App that has not started yet.
+func New(cfg Config) *App {
+	if cfg.Logger == nil {
+		cfg.Logger = slog.Default()
+	}
+	noop := Runtime{
+		Emit:    func(context.Context, string, ...any) {},
+		OpenURL: func(context.Context, string) {},
+		Show:    func(context.Context) {},
+	}
+	if cfg.Runtime.Emit == nil {
+		cfg.Runtime.Emit = noop.Emit
+	}
+	if cfg.Runtime.OpenURL == nil {
+		cfg.Runtime.OpenURL = noop.OpenURL
+	}
+	if cfg.Runtime.Show == nil {
+		cfg.Runtime.Show = noop.Show
+	}
+	return &App{cfg: cfg, log: cfg.Logger}
+}
+
+// startup opens the store. A store that cannot be opened is not fatal: the
+// window still opens and shows the error with the file's path.
+func (a *App) startup(ctx context.Context) {
+	root, cancel := context.WithCancel(context.WithoutCancel(ctx))
+	st, err := store.Open(root, a.cfg.DataDir, store.Options{})
+	if err != nil {
+		a.log.Error("open data file", "dir", a.cfg.DataDir, "err", err)
+	}
+	a.mu.Lock()
+	a.wailsCtx, a.root, a.cancel = ctx, root, cancel
+	a.store, a.storeErr = st, err
+	a.mu.Unlock()
+}
+
+// shutdown cancels the root context, waits for running work, then closes the
+// store, in that order, so no goroutine writes to a closed file.
+func (a *App) shutdown(context.Context) {
+	a.mu.Lock()
+	cancel, st := a.cancel, a.store
+	a.store = nil
+	a.storeErr = fmt.Errorf("maestro is shutting down: %w", chat.ErrUnavailable)
+	a.mu.Unlock()
+	if cancel != nil {
+		cancel()
+	}
+	a.work.Wait()
+	if st != nil {
+		if err := st.Close(); err != nil {
+			a.log.Error("close data file", "err", err)
+		}
+	}
+}
+
+// secondInstance runs when Maestro is launched again on the same data dir.
+func (a *App) secondInstance() {
+	a.mu.RLock()
+	ctx := a.wailsCtx
+	a.mu.RUnlock()
+	if ctx != nil {
+		a.cfg.Runtime.Show(ctx)
+	}
+}
+
+// Lifecycle holds the hooks main hands to Wails. They are not methods of App
+// so that Wails does not bind them to JavaScript.
+type Lifecycle struct {
+	Startup        func(ctx context.Context)
+	Shutdown       func(ctx context.Context)
+	SecondInstance func()
+}
+
+// Hooks returns a's lifecycle hooks.
+func Hooks(a *App) Lifecycle {
+	return Lifecycle{Startup: a.startup, Shutdown: a.shutdown, SecondInstance: a.secondInstance}
+}
+
+// ready returns the store and a context for one bound call: a child of the
+// root context bounded by a timeout, so no call outlives shutdown.
+func (a *App) ready() (*store.Store, context.Context, context.CancelFunc, error) {
+	a.mu.RLock()
+	defer a.mu.RUnlock()
+	if a.root == nil {
+		return nil, nil, nil, fmt.Errorf("maestro is still starting: %w", chat.ErrUnavailable)
+	}
+	if a.storeErr != nil {
+		return nil, nil, nil, a.storeErr
+	}
+	ctx, cancel := context.WithTimeout(a.root, 30*time.Second)
+	return a.store, ctx, cancel, nil
+}
+
+// emit sends an event if the app has started.
+func (a *App) emit(name string, data ...any) {
+	a.mu.RLock()
+	ctx := a.wailsCtx
+	a.mu.RUnlock()
+	if ctx != nil {
+		a.cfg.Runtime.Emit(ctx, name, data...)
+	}
+}

@@ -1,0 +1,244 @@
+package app
+
+import (
+	"context"
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+
+	"maestro/backend/chat"
+	"maestro/backend/store"
+)
+
+// recorder stands in for the Wails runtime.
+type recorder struct {
+	mu     sync.Mutex
+	events []string
+}
+
+func (r *recorder) emit(_ context.Context, name string, _ ...any) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.events = append(r.events, name)
+}
+
+func (r *recorder) count(name string) int {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	n := 0
+	for _, e := range r.events {
+		if e == name {
+			n++
+		}
+	}
+	return n
+}
+
+type fakeKeychain struct{ err error }
+
+func (k fakeKeychain) Probe(context.Context) error { return k.err }
+
+// startApp runs the app's startup on dir and shuts it down at cleanup.
+func startApp(t *testing.T, dir string) (*App, *recorder) {
+	t.Helper()
+	rec := &recorder{}
+	a := New(Config{Version: "test", DataDir: dir, Runtime: Runtime{Emit: rec.emit}})
+	Hooks(a).Startup(t.Context())
+	t.Cleanup(func() { Hooks(a).Shutdown(context.Background()) })
+	return a, rec
+}
+
+func TestSessionLifecycle(t *testing.T) {
+	t.Parallel()
+	a, rec := startApp(t, t.TempDir())
+
+	first, err := a.CreateSession("")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if first.Title != DefaultTitle || first.ID == "" || first.CreatedAt == 0 {
+		t.Errorf("CreateSession(\"\") = %+v; want an id, a time and the title %q", first, DefaultTitle)
+	}
+	second, err := a.CreateSession("  Trip   plans ")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if second.Title != "Trip plans" {
+		t.Errorf("title = %q, want it trimmed to %q", second.Title, "Trip plans")
+	}
+	renamed, err := a.RenameSession(first.ID, "Renamed")
+	if err != nil || renamed.Title != "Renamed" {
+		t.Fatalf("RenameSession = %+v, %v", renamed, err)
+	}
+	if _, err := a.RenameSession(first.ID, "   "); chat.Kind(err) != chat.KindInvalid {
+		t.Errorf("rename to blank: kind %q, want invalid (err %v)", chat.Kind(err), err)
+	}
+	list, err := a.ListSessions()
+	if err != nil || len(list) != 2 || list[0].ID != first.ID {
+		t.Fatalf("ListSessions = %+v, %v; want the renamed session first", list, err)
+	}
+	if err := a.DeleteSession(second.ID); err != nil {
+		t.Fatal(err)
+	}
+	if err := a.DeleteSession(second.ID); chat.Kind(err) != chat.KindNotFound {
+		t.Errorf("second delete: kind %q, want not_found", chat.Kind(err))
+	}
+	if got := rec.count(EventSessionsChanged); got != 4 {
+		t.Errorf("%s emitted %d times, want 4 (2 creates, rename, delete)", EventSessionsChanged, got)
+	}
+}
+
+func TestSendMessageAndReopen(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	a, _ := startApp(t, dir)
+	s, _ := a.CreateSession("")
+	if _, err := a.SendMessage(s.ID, "  "); chat.Kind(err) != chat.KindInvalid {
+		t.Errorf("empty message: kind %q, want invalid", chat.Kind(err))
+	}
+	m, err := a.SendMessage(s.ID, "How do I pin a Go module version?\nMore detail.")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if m.Role != "user" || m.Seq != 1 || len(m.Parts) != 1 || m.Parts[0].Text == "" {
+		t.Errorf("SendMessage = %+v", m)
+	}
+	view, err := a.OpenSession(s.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if view.Session.Title != "How do I pin a Go module version?" {
+		t.Errorf("title after first message = %q; want the first line", view.Session.Title)
+	}
+	if len(view.Messages) != 1 || view.Messages[0].Status != "complete" {
+		t.Errorf("messages = %+v", view.Messages)
+	}
+	if _, err := a.SendMessage("missing", "hi"); chat.Kind(err) != chat.KindNotFound {
+		t.Errorf("send to missing session: kind %q, want not_found", chat.Kind(err))
+	}
+	if got := a.Status().LastSessionID; got != s.ID {
+		t.Errorf("LastSessionID = %q, want %q", got, s.ID)
+	}
+}
+
+func TestStatusReportsBadDataFile(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	path := filepath.Join(dir, store.FileName)
+	garbage := []byte(strings.Repeat("definitely not bbolt ", 500))
+	if err := os.WriteFile(path, garbage, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	a, _ := startApp(t, dir)
+	st := a.Status()
+	if st.StoreError == nil || st.StoreError.Kind != chat.KindUnavailable || !strings.Contains(st.StoreError.Message, path) {
+		t.Fatalf("Status().StoreError = %+v; want kind unavailable naming %s", st.StoreError, path)
+	}
+	if _, err := a.ListSessions(); err == nil {
+		t.Error("ListSessions succeeded with a bad data file")
+	}
+	if after, _ := os.ReadFile(path); string(after) != string(garbage) {
+		t.Error("the bad data file was modified")
+	}
+}
+
+func TestShutdownWaitsThenCloses(t *testing.T) {
+	t.Parallel()
+	a := New(Config{DataDir: t.TempDir()})
+	Hooks(a).Startup(t.Context())
+	started, release := make(chan struct{}), make(chan struct{})
+	var wrote error
+	a.work.Add(1)
+	go func() {
+		defer a.work.Done()
+		st, ctx, cancel, err := a.ready()
+		if err != nil {
+			wrote = err
+			close(started)
+			return
+		}
+		defer cancel()
+		close(started)
+		<-release
+		// The store must still be open here even though shutdown has begun.
+		_, wrote = st.CreateSession(context.WithoutCancel(ctx), chat.Session{Title: "late"})
+	}()
+	<-started
+	done := make(chan struct{})
+	go func() { Hooks(a).Shutdown(context.Background()); close(done) }()
+	close(release)
+	<-done
+	if wrote != nil {
+		t.Errorf("work running at shutdown failed: %v", wrote)
+	}
+	if _, err := a.ListSessions(); !errors.Is(err, chat.ErrUnavailable) {
+		t.Errorf("after shutdown: got %v, want ErrUnavailable", err)
+	}
+}
+
+func TestFormatError(t *testing.T) {
+	t.Parallel()
+	got := FormatError(errors.Join(errors.New("store: session x"), chat.ErrNotFound)).(*ErrorDTO)
+	if got.Kind != chat.KindNotFound || !strings.Contains(got.Message, "session x") {
+		t.Errorf("FormatError = %+v", got)
+	}
+	if FormatError(nil) != nil {
+		t.Error("FormatError(nil) should be nil")
+	}
+}
+
+func TestKeychainStatus(t *testing.T) {
+	t.Parallel()
+	for _, tt := range []struct {
+		kc   Keychain
+		want bool
+	}{{fakeKeychain{}, true}, {fakeKeychain{errors.New("keychain unavailable: install gnome-keyring")}, false}, {nil, false}} {
+		a := New(Config{DataDir: t.TempDir(), Keychain: tt.kc})
+		Hooks(a).Startup(t.Context())
+		got := a.KeychainStatus()
+		Hooks(a).Shutdown(context.Background())
+		if got.Available != tt.want || got.Message == "" {
+			t.Errorf("KeychainStatus() with %v = %+v; want available=%v and a message", tt.kc, got, tt.want)
+		}
+	}
+}
+
+func TestTitleFrom(t *testing.T) {
+	t.Parallel()
+	tests := []struct{ in, want string }{
+		{"Hello there", "Hello there"},
+		{"  first line\nsecond", "first line"},
+		{strings.Repeat("word ", 30), "word word word word word word word word word word word word…"},
+		{strings.Repeat("x", 100), strings.Repeat("x", 60) + "…"},
+		{"\n\n", DefaultTitle},
+	}
+	for _, tt := range tests {
+		if got := titleFrom(tt.in); got != tt.want {
+			t.Errorf("titleFrom(%q) = %q, want %q", tt.in, got, tt.want)
+		}
+	}
+}
+
+func TestRotatingLog(t *testing.T) {
+	t.Parallel()
+	path := filepath.Join(t.TempDir(), "x.log")
+	w, err := newRotatingFile(path, 100)
+	if err != nil {
+		t.Fatal(err)
+	}
+	line := []byte(strings.Repeat("a", 39) + "\n")
+	for range 5 {
+		if _, err := w.Write(line); err != nil {
+			t.Fatal(err)
+		}
+	}
+	_ = w.Close()
+	cur, _ := os.ReadFile(path)
+	old, _ := os.ReadFile(path + ".1")
+	if len(cur) > 100 || len(old) > 100 || len(cur)+len(old) < 120 {
+		t.Errorf("after 200 bytes with a 100-byte cap: current %d bytes, rotated %d", len(cur), len(old))
+	}
+}

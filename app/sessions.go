@@ -1,0 +1,227 @@
+package app
+
+import (
+	"errors"
+	"fmt"
+	"path/filepath"
+	"strings"
+	"unicode/utf8"
+
+	"maestro/backend/chat"
+	"maestro/backend/store"
+)
+
+// Event names.
+const (
+	// EventSessionsChanged tells the sidebar to reload the session list.
+	EventSessionsChanged = "sessions:changed"
+)
+
+// DefaultTitle names a session the user has not named.
+const DefaultTitle = "New chat"
+
+const settingLastSession = "lastSession"
+
+// Status reports the version, the data location and whether it opened.
+func (a *App) Status() StatusDTO {
+	dto := StatusDTO{
+		Version: a.cfg.Version, DataDir: a.cfg.DataDir,
+		DataFile: filepath.Join(a.cfg.DataDir, store.FileName),
+	}
+	st, ctx, cancel, err := a.ready()
+	if err != nil {
+		dto.StoreError = errorDTO(err)
+		return dto
+	}
+	defer cancel()
+	var last string
+	if err := st.Setting(ctx, settingLastSession, &last); err == nil {
+		if _, err := st.Session(ctx, last); err == nil {
+			dto.LastSessionID = last
+		}
+	}
+	return dto
+}
+
+// ListSessions returns every session, most recently active first.
+func (a *App) ListSessions() ([]SessionDTO, error) {
+	st, ctx, cancel, err := a.ready()
+	if err != nil {
+		return nil, err
+	}
+	defer cancel()
+	sessions, err := st.Sessions(ctx)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]SessionDTO, 0, len(sessions))
+	for _, s := range sessions {
+		out = append(out, sessionDTO(s))
+	}
+	return out, nil
+}
+
+// CreateSession makes a session. An empty title gives DefaultTitle.
+func (a *App) CreateSession(title string) (SessionDTO, error) {
+	if strings.TrimSpace(title) == "" {
+		title = DefaultTitle
+	}
+	title, err := chat.NormalizeTitle(title)
+	if err != nil {
+		return SessionDTO{}, err
+	}
+	st, ctx, cancel, err := a.ready()
+	if err != nil {
+		return SessionDTO{}, err
+	}
+	defer cancel()
+	s, err := st.CreateSession(ctx, chat.Session{Title: title})
+	if err != nil {
+		return SessionDTO{}, err
+	}
+	a.emit(EventSessionsChanged)
+	return sessionDTO(s), nil
+}
+
+// RenameSession sets a session's title.
+func (a *App) RenameSession(id, title string) (SessionDTO, error) {
+	title, err := chat.NormalizeTitle(title)
+	if err != nil {
+		return SessionDTO{}, err
+	}
+	st, ctx, cancel, err := a.ready()
+	if err != nil {
+		return SessionDTO{}, err
+	}
+	defer cancel()
+	s, err := st.UpdateSession(ctx, id, func(s *chat.Session) error {
+		s.Title = title
+		return nil
+	})
+	if err != nil {
+		return SessionDTO{}, err
+	}
+	a.emit(EventSessionsChanged)
+	return sessionDTO(s), nil
+}
+
+// DeleteSession removes a session and its history.
+func (a *App) DeleteSession(id string) error {
+	st, ctx, cancel, err := a.ready()
+	if err != nil {
+		return err
+	}
+	defer cancel()
+	if err := st.DeleteSession(ctx, id); err != nil {
+		return err
+	}
+	a.emit(EventSessionsChanged)
+	return nil
+}
+
+// OpenSession returns a session with its history and remembers it as the
+// one to reopen at the next launch.
+func (a *App) OpenSession(id string) (SessionViewDTO, error) {
+	st, ctx, cancel, err := a.ready()
+	if err != nil {
+		return SessionViewDTO{}, err
+	}
+	defer cancel()
+	s, err := st.Session(ctx, id)
+	if err != nil {
+		return SessionViewDTO{}, err
+	}
+	msgs, err := st.Messages(ctx, id)
+	if err != nil {
+		return SessionViewDTO{}, err
+	}
+	if err := st.PutSetting(ctx, settingLastSession, id); err != nil {
+		a.log.Warn("remember last session", "err", err)
+	}
+	view := SessionViewDTO{Session: sessionDTO(s), Messages: make([]MessageDTO, 0, len(msgs))}
+	for _, m := range msgs {
+		view.Messages = append(view.Messages, messageDTO(m))
+	}
+	return view, nil
+}
+
+// maxMessageLen bounds one typed message (1 MiB of text).
+const maxMessageLen = 1 << 20
+
+// SendMessage persists the user's message. Until a provider is connected no
+// reply is produced; the message is kept and shown.
+func (a *App) SendMessage(sessionID, text string) (MessageDTO, error) {
+	if strings.TrimSpace(text) == "" {
+		return MessageDTO{}, fmt.Errorf("the message is empty: %w", chat.ErrInvalid)
+	}
+	if len(text) > maxMessageLen {
+		return MessageDTO{}, fmt.Errorf("the message is %d bytes, at most %d allowed: %w", len(text), maxMessageLen, chat.ErrInvalid)
+	}
+	st, ctx, cancel, err := a.ready()
+	if err != nil {
+		return MessageDTO{}, err
+	}
+	defer cancel()
+	m, err := st.AppendMessage(ctx, sessionID, chat.Message{
+		Role: chat.RoleUser, Status: chat.StatusComplete,
+		Parts: chat.Parts{chat.TextPart{Text: text}},
+	})
+	if err != nil {
+		return MessageDTO{}, err
+	}
+	// A session still called "New chat" takes its title from its first message.
+	_, err = st.UpdateSession(ctx, sessionID, func(s *chat.Session) error {
+		if s.Title != DefaultTitle {
+			return errUnchanged
+		}
+		s.Title = titleFrom(text)
+		return nil
+	})
+	if err != nil && !errors.Is(err, errUnchanged) {
+		a.log.Warn("title session from first message", "session", sessionID, "err", err)
+	}
+	a.emit(EventSessionsChanged)
+	return messageDTO(m), nil
+}
+
+var errUnchanged = errors.New("unchanged")
+
+// titleFrom makes a title from the start of a message: its first line, cut
+// at a word boundary near 60 characters.
+func titleFrom(text string) string {
+	line := strings.TrimSpace(strings.SplitN(strings.TrimSpace(text), "\n", 2)[0])
+	const max = 60
+	if utf8.RuneCountInString(line) <= max {
+		if t, err := chat.NormalizeTitle(line); err == nil {
+			return t
+		}
+		return DefaultTitle
+	}
+	runes := []rune(line)[:max]
+	cut := string(runes)
+	if i := strings.LastIndexByte(cut, ' '); i > max/2 {
+		cut = cut[:i]
+	}
+	t, err := chat.NormalizeTitle(cut + "…")
+	if err != nil {
+		return DefaultTitle
+	}
+	return t
+}
+
+// KeychainStatus probes the OS keychain for the Settings page.
+func (a *App) KeychainStatus() KeychainDTO {
+	if a.cfg.Keychain == nil {
+		return KeychainDTO{Message: "no keychain configured"}
+	}
+	a.mu.RLock()
+	root := a.root
+	a.mu.RUnlock()
+	if root == nil {
+		return KeychainDTO{Message: "maestro is still starting"}
+	}
+	if err := a.cfg.Keychain.Probe(root); err != nil {
+		return KeychainDTO{Message: err.Error()}
+	}
+	return KeychainDTO{Available: true, Message: "The system keychain is available."}
+}

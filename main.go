@@ -1,0 +1,82 @@
+// Command maestro is the Maestro desktop app: chat with Gemini, Claude and
+// ChatGPT through MCP tools that can be switched per session, live.
+package main
+
+import (
+	"crypto/sha256"
+	"embed"
+	"encoding/hex"
+	"fmt"
+	"log/slog"
+	"os"
+
+	"github.com/wailsapp/wails/v2"
+	"github.com/wailsapp/wails/v2/pkg/options"
+	"github.com/wailsapp/wails/v2/pkg/options/assetserver"
+	"github.com/wailsapp/wails/v2/pkg/options/linux"
+
+	"maestro/app"
+	"maestro/backend/auth"
+	"maestro/backend/store"
+)
+
+//go:embed all:frontend/dist
+var assets embed.FS
+
+//go:embed build/appicon.png
+var icon []byte
+
+// version is set at build time with -ldflags "-X main.version=…".
+var version = "dev"
+
+func main() {
+	if err := run(); err != nil {
+		fmt.Fprintln(os.Stderr, "maestro:", err)
+		os.Exit(1)
+	}
+}
+
+func run() error {
+	dir, err := store.DataDir()
+	if err != nil {
+		return err
+	}
+	logger, closeLog := app.OpenLog(dir)
+	defer closeLog()
+	slog.SetDefault(logger)
+
+	a := app.New(app.Config{
+		Version:  version,
+		DataDir:  dir,
+		Runtime:  app.WailsRuntime(),
+		Keychain: auth.New("Maestro"),
+		Logger:   logger,
+	})
+	hooks := app.Hooks(a)
+	return wails.Run(&options.App{
+		Title:            "Maestro",
+		Width:            1200,
+		Height:           800,
+		MinWidth:         760,
+		MinHeight:        520,
+		BackgroundColour: options.NewRGB(0x16, 0x18, 0x1d),
+		AssetServer:      &assetserver.Options{Assets: assets},
+		OnStartup:        hooks.Startup,
+		OnShutdown:       hooks.Shutdown,
+		Bind:             []any{a},
+		ErrorFormatter:   app.FormatError,
+		// One window per data dir: a second launch on the same dir raises
+		// the first window instead of racing it for the data file.
+		SingleInstanceLock: &options.SingleInstanceLock{
+			UniqueId:               instanceID(dir),
+			OnSecondInstanceLaunch: func(options.SecondInstanceData) { hooks.SecondInstance() },
+		},
+		Linux: &linux.Options{Icon: icon, ProgramName: "maestro"},
+	})
+}
+
+// instanceID names the single-instance lock after the data dir.
+func instanceID(dir string) string {
+	sum := sha256.Sum256([]byte(dir))
+	return "maestro-" + hex.EncodeToString(sum[:8])
+}
