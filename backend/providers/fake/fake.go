@@ -1,0 +1,187 @@
+// Package fake holds what the three provider fakes share: the scenario
+// script of scripted replies, the request recorder, and the control endpoints
+// the end-to-end harness uses to drive a fake running in another process.
+//
+// Concurrency: a Script is safe for concurrent use; mu guards the reply
+// queue and the recorded requests.
+package fake
+
+import (
+	"encoding/json"
+	"net/http"
+	"strings"
+	"sync"
+)
+
+// Reply is one scripted model reply. The zero Reply echoes the last user
+// text, so an unscripted fake still answers.
+type Reply struct {
+	Thinking  string     `json:"thinking,omitempty"`
+	Text      string     `json:"text,omitempty"`
+	ToolCalls []ToolCall `json:"toolCalls,omitempty"`
+	// Error makes the reply a failure instead: "401" (expired token),
+	// "429" (rate limit, with RetryAfter), "529" (overloaded),
+	// "usage_limit" (quota with a reset time), "context_too_large",
+	// "server" (500), or "stream_error" (an error event inside a 200 stream).
+	Error string `json:"error,omitempty"`
+	// RetryAfter is sent with rate limits, in seconds.
+	RetryAfter int `json:"retryAfter,omitempty"`
+	// DisconnectAfter cuts the connection after that many events, without
+	// the stream's terminal event.
+	DisconnectAfter int `json:"disconnectAfter,omitempty"`
+	// ChunkRunes splits text into deltas of this many runes (default 8).
+	ChunkRunes int `json:"chunkRunes,omitempty"`
+	// DelayMS pauses between events, to keep a stream open for a while.
+	DelayMS int `json:"delayMs,omitempty"`
+}
+
+// ToolCall is a scripted tool call. Name is the exposed name the model
+// "chooses"; Args is split into Fragments argument deltas (default 3).
+type ToolCall struct {
+	Name      string          `json:"name"`
+	Args      json.RawMessage `json:"args"`
+	Fragments int             `json:"fragments,omitempty"`
+}
+
+// Recorded is one request the fake received, with how it answered.
+type Recorded struct {
+	Method string          `json:"method"`
+	Path   string          `json:"path"`
+	Query  string          `json:"query,omitempty"`
+	Header http.Header     `json:"header"`
+	Body   json.RawMessage `json:"body,omitempty"`
+	// Status is what the fake answered; Rejection is the rule it enforced
+	// when it answered 4xx.
+	Status    int    `json:"status"`
+	Rejection string `json:"rejection,omitempty"`
+}
+
+// Script is a FIFO of replies plus the log of requests.
+type Script struct {
+	mu       sync.Mutex
+	replies  []Reply
+	requests []Recorded
+}
+
+// Push appends replies to the queue.
+func (s *Script) Push(rs ...Reply) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.replies = append(s.replies, rs...)
+}
+
+// Next pops the next reply, or returns the zero (echo) reply.
+func (s *Script) Next() Reply {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if len(s.replies) == 0 {
+		return Reply{}
+	}
+	r := s.replies[0]
+	s.replies = s.replies[1:]
+	return r
+}
+
+// Record logs a request. Authorization headers are redacted: the log is
+// served over HTTP and written to test output.
+func (s *Script) Record(r Recorded) {
+	if r.Header != nil {
+		r.Header = r.Header.Clone()
+		for _, k := range []string{"Authorization", "X-Api-Key", "X-Goog-Api-Key"} {
+			if v := r.Header.Get(k); v != "" {
+				r.Header.Set(k, redact(v))
+			}
+		}
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.requests = append(s.requests, r)
+}
+
+func redact(v string) string {
+	if scheme, tok, ok := strings.Cut(v, " "); ok {
+		return scheme + " " + redact(tok)
+	}
+	if len(v) <= 8 {
+		return "****"
+	}
+	return v[:4] + "…" + v[len(v)-2:]
+}
+
+// Requests returns a copy of the recorded requests.
+func (s *Script) Requests() []Recorded {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return append([]Recorded(nil), s.requests...)
+}
+
+// Reset clears the queue and the log.
+func (s *Script) Reset() {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.replies, s.requests = nil, nil
+}
+
+// ControlPrefix is where ControlHandler is mounted on every fake.
+const ControlPrefix = "/_fake/"
+
+// ControlHandler serves, under ControlPrefix:
+//
+//	POST /_fake/replies   body: [Reply…]  append to the queue
+//	GET  /_fake/requests  the recorded requests, as JSON
+//	POST /_fake/reset     clear both
+func (s *Script) ControlHandler() http.Handler {
+	mux := http.NewServeMux()
+	mux.HandleFunc("POST "+ControlPrefix+"replies", func(w http.ResponseWriter, r *http.Request) {
+		var rs []Reply
+		if err := json.NewDecoder(r.Body).Decode(&rs); err != nil {
+			http.Error(w, "replies: "+err.Error(), http.StatusBadRequest)
+			return
+		}
+		s.Push(rs...)
+		w.WriteHeader(http.StatusNoContent)
+	})
+	mux.HandleFunc("GET "+ControlPrefix+"requests", func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "application/json")
+		_ = json.NewEncoder(w).Encode(s.Requests())
+	})
+	mux.HandleFunc("POST "+ControlPrefix+"reset", func(w http.ResponseWriter, r *http.Request) {
+		s.Reset()
+		w.WriteHeader(http.StatusNoContent)
+	})
+	return mux
+}
+
+// Chunks splits s into pieces of n runes (n <= 0 means 8).
+func Chunks(s string, n int) []string {
+	if n <= 0 {
+		n = 8
+	}
+	var out []string
+	rs := []rune(s)
+	for len(rs) > 0 {
+		k := min(n, len(rs))
+		out = append(out, string(rs[:k]))
+		rs = rs[k:]
+	}
+	return out
+}
+
+// Fragments splits a JSON text into n roughly equal pieces (n <= 0 means 3),
+// the way providers stream tool arguments.
+func Fragments(s string, n int) []string {
+	if n <= 0 {
+		n = 3
+	}
+	if len(s) == 0 {
+		return []string{""}
+	}
+	size := (len(s) + n - 1) / n
+	var out []string
+	for len(s) > 0 {
+		k := min(size, len(s))
+		out = append(out, s[:k])
+		s = s[k:]
+	}
+	return out
+}
