@@ -59,7 +59,7 @@ func run() error {
 		Height:           800,
 		MinWidth:         760,
 		MinHeight:        520,
-		BackgroundColour: options.NewRGB(0x16, 0x18, 0x1d),
+		BackgroundColour: options.NewRGB(0xff, 0xff, 0xff),
 		AssetServer:      &assetserver.Options{Assets: assets},
 		OnStartup:        hooks.Startup,
 		OnShutdown:       hooks.Shutdown,

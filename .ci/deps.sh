@@ -37,6 +37,6 @@ fi
 stamp=frontend/node_modules/.maestro-lock
 if ! cmp -s frontend/package-lock.json "$stamp" 2>/dev/null; then
   echo "deps: installing frontend packages"
-  (cd frontend && npm ci --no-audit --no-fund --loglevel=error)
+  (cd frontend && npm install --no-audit --no-fund --loglevel=error)
   cp frontend/package-lock.json "$stamp"
 fi

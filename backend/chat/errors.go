@@ -3,6 +3,7 @@ package chat
 import (
 	"context"
 	"errors"
+	"fmt"
 )
 
 // Error kinds. Packages wrap these with %w and context; callers classify with
@@ -61,3 +62,19 @@ func Kind(err error) string {
 	}
 	return KindInternal
 }
+
+// E returns an error of the given kind whose message is exactly the
+// formatted text: unlike fmt.Errorf("…: %w", kind), the kind's own word is
+// not appended, so messages meant for the user read cleanly. %w in format
+// wraps causes as usual.
+func E(kind error, format string, args ...any) error {
+	return &kindError{kind: kind, err: fmt.Errorf(format, args...)}
+}
+
+type kindError struct {
+	kind error
+	err  error
+}
+
+func (e *kindError) Error() string   { return e.err.Error() }
+func (e *kindError) Unwrap() []error { return []error{e.kind, e.err} }

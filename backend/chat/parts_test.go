@@ -86,6 +86,18 @@ func TestKind(t *testing.T) {
 	}
 }
 
+func TestE(t *testing.T) {
+	t.Parallel()
+	cause := errors.New("invalid database")
+	err := chat.E(chat.ErrUnavailable, "the data file %s is damaged (%w)", "/x/maestro.db", cause)
+	if got, want := err.Error(), "the data file /x/maestro.db is damaged (invalid database)"; got != want {
+		t.Errorf("E message = %q, want %q (the kind's word must not be appended)", got, want)
+	}
+	if !errors.Is(err, chat.ErrUnavailable) || !errors.Is(err, cause) || chat.Kind(err) != chat.KindUnavailable {
+		t.Errorf("E(%v) should be both its kind and its cause", err)
+	}
+}
+
 func wrap(err error) error { return errors.Join(errors.New("ctx"), err) }
 
 func TestNormalizeTitle(t *testing.T) {

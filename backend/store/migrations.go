@@ -3,6 +3,7 @@ package store
 import (
 	"bytes"
 	"encoding/binary"
+	"errors"
 	"fmt"
 
 	bolt "go.etcd.io/bbolt"
@@ -47,7 +48,7 @@ func (s *Store) migrate() error {
 		return runMigrations(tx, from, migrations)
 	})
 	if err != nil {
-		return fmt.Errorf("store: prepare %s: %w", s.path, err)
+		return chat.E(chat.ErrUnavailable, "the data file %s cannot be used: %w", s.path, err)
 	}
 	return nil
 }
@@ -62,20 +63,20 @@ func schemaVersion(tx *bolt.Tx) (uint64, error) {
 		empty := true
 		_ = tx.ForEach(func([]byte, *bolt.Bucket) error { empty = false; return nil })
 		if !empty {
-			return 0, fmt.Errorf("it is a bbolt database written by another program; it was left untouched: %w", chat.ErrUnavailable)
+			return 0, errors.New("it was written by another program and was left untouched")
 		}
 		return 0, nil
 	}
 	if !bytes.Equal(meta.Get(keyApp), appMarker) {
-		return 0, fmt.Errorf("it is not a Maestro data file; it was left untouched: %w", chat.ErrUnavailable)
+		return 0, errors.New("it is not a Maestro data file and was left untouched")
 	}
 	raw := meta.Get(keyVersion)
 	if len(raw) != 8 {
-		return 0, fmt.Errorf("its schema version is unreadable; it was left untouched: %w", chat.ErrUnavailable)
+		return 0, errors.New("its schema version is unreadable; it was left untouched")
 	}
 	v := binary.BigEndian.Uint64(raw)
 	if v > SchemaVersion() {
-		return 0, fmt.Errorf("it was written by a newer Maestro (schema %d, this build knows %d); update Maestro: %w", v, SchemaVersion(), chat.ErrUnavailable)
+		return 0, fmt.Errorf("it was written by a newer Maestro (schema %d, this build knows %d); update Maestro", v, SchemaVersion())
 	}
 	return v, nil
 }

@@ -67,7 +67,7 @@ type Options struct {
 // It never overwrites a file it does not recognise.
 func Open(ctx context.Context, dir string, opts Options) (*Store, error) {
 	if err := os.MkdirAll(dir, 0o700); err != nil {
-		return nil, fmt.Errorf("store: create data dir %s: %w", dir, errors.Join(err, chat.ErrUnavailable))
+		return nil, chat.E(chat.ErrUnavailable, "cannot create the data folder %s: %w", dir, err)
 	}
 	path := filepath.Join(dir, FileName)
 	if opts.Timeout <= 0 {
@@ -91,11 +91,11 @@ func Open(ctx context.Context, dir string, opts Options) (*Store, error) {
 func openError(path string, err error) error {
 	switch {
 	case errors.Is(err, bolterrors.ErrTimeout):
-		return fmt.Errorf("store: the data file %s is in use by another Maestro window: %w", path, chat.ErrConflict)
+		return chat.E(chat.ErrConflict, "the data file %s is in use by another Maestro window", path)
 	case errors.Is(err, bolterrors.ErrInvalid), errors.Is(err, bolterrors.ErrVersionMismatch), errors.Is(err, bolterrors.ErrChecksum):
-		return fmt.Errorf("store: the data file %s is damaged or is not a Maestro data file (%v); it was left untouched, move it away to start fresh: %w", path, err, chat.ErrUnavailable)
+		return chat.E(chat.ErrUnavailable, "the data file %s is damaged or is not a Maestro data file (%w); it was left untouched", path, err)
 	default:
-		return fmt.Errorf("store: open the data file %s: %w", path, errors.Join(err, chat.ErrUnavailable))
+		return chat.E(chat.ErrUnavailable, "cannot open the data file %s: %w", path, err)
 	}
 }
 

@@ -373,7 +373,7 @@ func TestOpenRefusesForeignFiles(t *testing.T) {
 				return b.Put([]byte("k"), []byte("v"))
 			})
 			_ = db.Close()
-		}, chat.KindUnavailable, "another program"},
+		}, chat.KindUnavailable, "written by another program"},
 		{"a newer Maestro's file", func(t *testing.T, path string) {
 			db, err := bolt.Open(path, 0o600, nil)
 			if err != nil {

@@ -1,0 +1,212 @@
+// The end-to-end harness: it starts the real Maestro binary under its own
+// Xvfb display, with a temporary MAESTRO_DATA_DIR, extra environment and any
+// fake servers a test needs, and drives it with Playwright in Debian's
+// Chromium through the Wails dev bridge (window.go bindings and events work
+// there). Every process it starts is registered and killed at the end, even
+// when a test fails.
+//
+// Reuse from any *.e2e.ts file:
+//
+//   const app = await launchApp({env: {MAESTRO_GEMINI_BASE_URL: fake.url}})
+//   await app.page.getByTestId('new-session').click()
+//   await app.quit()
+import {spawn, type ChildProcess} from 'node:child_process'
+import {once} from 'node:events'
+import {mkdtempSync, mkdirSync, createWriteStream, rmSync, existsSync} from 'node:fs'
+import {createServer} from 'node:net'
+import {tmpdir} from 'node:os'
+import {join} from 'node:path'
+import {fileURLToPath} from 'node:url'
+import {chromium, type BrowserContext, type Page} from 'playwright-core'
+
+export const repoRoot = fileURLToPath(new URL('../..', import.meta.url)).replace(/\/$/, '')
+export const outDir = process.env.MAESTRO_TEST_OUT ?? join(repoRoot, 'test-results', 'e2e')
+export const devBinary = join(repoRoot, 'build', 'bin', 'maestro-dev')
+export const prodBinary = join(repoRoot, 'build', 'bin', 'maestro')
+const distDir = join(repoRoot, 'frontend', 'dist')
+mkdirSync(outDir, {recursive: true})
+
+const CHROMIUM_ARGS = [
+  '--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
+  '--disable-background-networking', '--disable-component-update', '--disable-sync',
+]
+
+// Processes started by this module, killed by killAll.
+const live = new Set<ChildProcess>()
+
+/** Spawns a process in its own process group and registers it for cleanup. */
+export function track(cmd: string, args: string[], opts: {env?: NodeJS.ProcessEnv; log?: string} = {}): ChildProcess {
+  const child = spawn(cmd, args, {env: opts.env ?? process.env, detached: true, stdio: ['ignore', 'pipe', 'pipe']})
+  if (opts.log) {
+    const out = createWriteStream(opts.log, {flags: 'a'})
+    child.stdout?.pipe(out)
+    child.stderr?.pipe(out)
+  } else {
+    child.stdout?.resume()
+    child.stderr?.resume()
+  }
+  live.add(child)
+  child.once('exit', () => live.delete(child))
+  return child
+}
+
+/** Kills a tracked process group: SIGTERM, then SIGKILL after graceMs. */
+export async function killGroup(child: ChildProcess, graceMs = 3000): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null || child.pid === undefined) return
+  const exited = once(child, 'exit')
+  try { process.kill(-child.pid, 'SIGTERM') } catch { return }
+  const timer = setTimeout(() => { try { process.kill(-child.pid!, 'SIGKILL') } catch { /* gone */ } }, graceMs)
+  await exited
+  clearTimeout(timer)
+}
+
+export async function killAll(): Promise<void> {
+  await Promise.all([...live].map((c) => killGroup(c, 1000)))
+}
+
+process.once('exit', () => {
+  for (const c of live) { try { process.kill(-c.pid!, 'SIGKILL') } catch { /* gone */ } }
+})
+
+/** A free TCP port on 127.0.0.1. */
+export async function freePort(): Promise<number> {
+  const srv = createServer()
+  srv.listen(0, '127.0.0.1')
+  await once(srv, 'listening')
+  const port = (srv.address() as {port: number}).port
+  srv.close()
+  await once(srv, 'close')
+  return port
+}
+
+export async function waitFor<T>(what: string, fn: () => Promise<T | undefined> | T | undefined, timeoutMs = 20_000, everyMs = 50): Promise<T> {
+  const deadline = Date.now() + timeoutMs
+  let lastErr: unknown
+  while (Date.now() < deadline) {
+    try {
+      const v = await fn()
+      if (v !== undefined && v !== false) return v as T
+    } catch (e) { lastErr = e }
+    await new Promise((r) => setTimeout(r, everyMs))
+  }
+  throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}${lastErr ? `: ${lastErr}` : ''}`)
+}
+
+export interface Display { display: string; xvfb: ChildProcess }
+
+/** Starts an Xvfb server on a free display number (-displayfd picks it). */
+export async function startXvfb(size = '1280x800x24'): Promise<Display> {
+  const xvfb = spawn('Xvfb', ['-displayfd', '1', '-screen', '0', size, '-nolisten', 'tcp'], {detached: true, stdio: ['ignore', 'pipe', 'ignore']})
+  live.add(xvfb)
+  xvfb.once('exit', () => live.delete(xvfb))
+  let buf = ''
+  const display = await new Promise<string>((res, rej) => {
+    const t = setTimeout(() => rej(new Error('Xvfb did not report a display within 10 s')), 10_000)
+    xvfb.stdout!.on('data', (d: Buffer) => {
+      buf += d.toString()
+      const m = buf.match(/^(\d+)\n/)
+      if (m) { clearTimeout(t); res(':' + m[1]) }
+    })
+    xvfb.once('exit', (code) => { clearTimeout(t); rej(new Error(`Xvfb exited with ${code}`)) })
+  })
+  return {display, xvfb}
+}
+
+export interface LaunchOptions {
+  /** Reuse a data dir (to test restarts); a fresh temp dir otherwise. */
+  dataDir?: string
+  /** Extra environment for the app, e.g. fake provider URLs. */
+  env?: Record<string, string>
+  /** Name used for log and screenshot files. */
+  name?: string
+}
+
+export interface AppHandle {
+  page: Page
+  browser: BrowserContext
+  dataDir: string
+  url: string
+  display: Display
+  app: ChildProcess
+  /** Saves a full-page screenshot to the test output dir and returns its path. */
+  screenshot(name: string): Promise<string>
+  /** Quits through the Wails runtime and waits for the process to exit. */
+  quit(): Promise<number | null>
+  /** Kills the app with a signal (e.g. SIGKILL to simulate a crash). */
+  kill(signal?: NodeJS.Signals): Promise<void>
+}
+
+export function tempDataDir(prefix = 'maestro-e2e-'): string {
+  return mkdtempSync(join(tmpdir(), prefix))
+}
+
+/** Starts the dev-tagged binary and connects Chromium to its dev bridge. */
+export async function launchApp(opts: LaunchOptions = {}): Promise<AppHandle> {
+  if (!existsSync(devBinary)) throw new Error(`${devBinary} is missing: run make build-dev`)
+  if (!existsSync(join(distDir, 'index.html'))) throw new Error(`${distDir} is not built: run make frontend`)
+  const name = opts.name ?? 'app'
+  const dataDir = opts.dataDir ?? tempDataDir()
+  const display = await startXvfb()
+  const port = await freePort()
+  const url = `http://127.0.0.1:${port}/`
+  const app = track(devBinary, ['-devserver', `127.0.0.1:${port}`, '-assetdir', distDir, '-loglevel', 'warning'], {
+    env: {...process.env, DISPLAY: display.display, MAESTRO_DATA_DIR: dataDir, NO_AT_BRIDGE: '1', ...opts.env},
+    log: join(outDir, `${name}.log`),
+  })
+  const early = once(app, 'exit').then(([code]) => { throw new Error(`the app exited with ${code} before its dev bridge came up; see ${join(outDir, name + '.log')}`) })
+  await Promise.race([
+    waitFor(`the dev bridge at ${url}`, async () => (await fetch(url)).ok || undefined),
+    early,
+  ])
+  early.catch(() => {})
+
+  // A persistent context on a fresh profile dir: the --user-data-dir the
+  // machines' Chromium needs, passed the way Playwright accepts it.
+  const profile = mkdtempSync(join(tmpdir(), 'maestro-chromium-'))
+  const browser = await chromium.launchPersistentContext(profile, {
+    executablePath: '/usr/bin/chromium',
+    args: CHROMIUM_ARGS,
+    viewport: {width: 1280, height: 800},
+  })
+  const page = browser.pages()[0] ?? await browser.newPage()
+  // The dev bridge's ipc.js throws "reading 'nodes'" once at load; it is
+  // harmless (see shared/reference/platform.md). Report anything else.
+  page.on('pageerror', (e) => {
+    if (!e.message.includes("reading 'nodes'")) console.warn(`[${name}] page error: ${e.message}`)
+  })
+  await page.goto(url)
+  await page.waitForFunction(() => (window as any).go?.app?.App !== undefined, undefined, {timeout: 20_000})
+
+  const handle: AppHandle = {
+    page, browser, dataDir, url, display, app,
+    async screenshot(shot) {
+      const path = join(outDir, `${shot}.png`)
+      await page.screenshot({path, fullPage: true})
+      return path
+    },
+    async quit() {
+      const exited = app.exitCode !== null ? Promise.resolve([app.exitCode]) : once(app, 'exit')
+      await page.evaluate(() => (window as any).runtime.Quit()).catch(() => {})
+      const timer = setTimeout(() => { void killGroup(app) }, 10_000)
+      const [code] = await exited
+      clearTimeout(timer)
+      await browser.close()
+      await killGroup(display.xvfb)
+      removeDir(profile)
+      return code as number | null
+    },
+    async kill(signal = 'SIGKILL') {
+      const exited = app.exitCode !== null ? Promise.resolve() : once(app, 'exit')
+      try { process.kill(-app.pid!, signal) } catch { /* gone */ }
+      await exited
+      await browser.close()
+      await killGroup(display.xvfb)
+      removeDir(profile)
+    },
+  }
+  return handle
+}
+
+export function removeDir(dir: string) {
+  rmSync(dir, {recursive: true, force: true})
+}

@@ -1,0 +1,68 @@
+import {useEffect} from 'react'
+import {ChatPane} from './components/ChatPane'
+import {AccountsPage} from './components/pages/AccountsPage'
+import {ConnectorsPage} from './components/pages/ConnectorsPage'
+import {SettingsPage} from './components/pages/SettingsPage'
+import {Sidebar} from './components/Sidebar'
+import {StoreErrorScreen} from './components/StoreErrorScreen'
+import {Toasts} from './components/Toasts'
+import {isModKey} from './lib/platform'
+import {useAppStore} from './stores/app'
+import {syncSessions, useSessions} from './stores/sessions'
+import {useUI} from './stores/ui'
+
+function Main() {
+  const view = useUI((s) => s.view)
+  switch (view) {
+    case 'accounts':
+      return <AccountsPage />
+    case 'connectors':
+      return <ConnectorsPage />
+    case 'settings':
+      return <SettingsPage />
+    default:
+      return <ChatPane />
+  }
+}
+
+function Shell() {
+  useEffect(() => syncSessions(), [])
+
+  useEffect(() => {
+    function onKeyDown(e: KeyboardEvent) {
+      if (isModKey(e, 'n') && !document.querySelector('[aria-modal="true"]')) {
+        e.preventDefault()
+        void useSessions.getState().create()
+      }
+    }
+    window.addEventListener('keydown', onKeyDown)
+    return () => window.removeEventListener('keydown', onKeyDown)
+  }, [])
+
+  return (
+    <div className="shell">
+      <Sidebar />
+      <main className="main">
+        <Main />
+      </main>
+    </div>
+  )
+}
+
+export default function App() {
+  const phase = useAppStore((s) => s.phase)
+  const status = useAppStore((s) => s.status)
+
+  useEffect(() => {
+    void useAppStore.getState().init()
+  }, [])
+
+  return (
+    <>
+      {phase === 'loading' && <div className="splash" aria-busy="true" aria-label="Loading Maestro" />}
+      {phase === 'store-error' && status && <StoreErrorScreen status={status} />}
+      {phase === 'ready' && <Shell />}
+      <Toasts />
+    </>
+  )
+}

@@ -1,0 +1,74 @@
+// Every failure from the Go side reaches the UI as an AppError. Wails rejects
+// a bound call's promise with whatever app.FormatError returned (an object
+// {kind, message}); a missing binding throws a TypeError; some paths reject
+// with a plain or JSON-encoded string. toAppError accepts them all.
+
+export const ERROR_KINDS = [
+  'not_found',
+  'invalid',
+  'unavailable',
+  'auth_required',
+  'canceled',
+  'conflict',
+  'internal',
+] as const
+
+export type ErrorKind = (typeof ERROR_KINDS)[number]
+
+export interface AppError {
+  kind: ErrorKind
+  message: string
+}
+
+export const FALLBACK_MESSAGE = 'Something went wrong.'
+
+function normalKind(kind: unknown): ErrorKind {
+  return typeof kind === 'string' && (ERROR_KINDS as readonly string[]).includes(kind)
+    ? (kind as ErrorKind)
+    : 'internal'
+}
+
+function normalMessage(message: unknown): string {
+  if (typeof message !== 'string') return FALLBACK_MESSAGE
+  const m = message.trim()
+  return m === '' ? FALLBACK_MESSAGE : m
+}
+
+function fromString(s: string): AppError {
+  const t = s.trim()
+  if (t.startsWith('{')) {
+    try {
+      const parsed: unknown = JSON.parse(t)
+      if (parsed && typeof parsed === 'object' && 'message' in parsed) return toAppError(parsed)
+    } catch {
+      // Not JSON after all: use the text as it is.
+    }
+  }
+  return {kind: 'internal', message: normalMessage(t)}
+}
+
+/** Turns any rejection value into {kind, message}. */
+export function toAppError(err: unknown): AppError {
+  if (typeof err === 'string') return fromString(err)
+  if (err instanceof Error) {
+    const kind = 'kind' in err ? normalKind((err as {kind: unknown}).kind) : 'internal'
+    return {kind, message: normalMessage(err.message || err.name)}
+  }
+  if (err && typeof err === 'object') {
+    const o = err as {kind?: unknown; message?: unknown; error?: unknown}
+    if (typeof o.message === 'string') return {kind: normalKind(o.kind), message: normalMessage(o.message)}
+    if (typeof o.error === 'string') return {kind: normalKind(o.kind), message: normalMessage(o.error)}
+    return {kind: normalKind(o.kind), message: FALLBACK_MESSAGE}
+  }
+  if (err === undefined || err === null) return {kind: 'internal', message: FALLBACK_MESSAGE}
+  return {kind: 'internal', message: normalMessage(String(err))}
+}
+
+export function isAppError(v: unknown): v is AppError {
+  return (
+    !!v &&
+    typeof v === 'object' &&
+    typeof (v as AppError).message === 'string' &&
+    (ERROR_KINDS as readonly string[]).includes((v as AppError).kind)
+  )
+}

@@ -1,0 +1,99 @@
+import {act, render, screen, waitFor, within} from '@testing-library/react'
+import {afterEach, describe, expect, it, vi} from 'vitest'
+import {session} from '../test/fakeBackend'
+import {renderApp, sessionItem} from '../test/render'
+import {useToasts} from '../stores/toasts'
+import {TOAST_MS, Toasts} from './Toasts'
+
+const two = () => [session('s1', 'Trip to Lisbon', 5), session('s2', 'Refactor the parser', 60)]
+
+describe('composer', () => {
+  it('Enter sends the message, which appears with the no-provider notice', async () => {
+    const {backend, user} = await renderApp({sessions: two()})
+    const composer = screen.getByTestId('composer')
+    await user.type(composer, 'Plan three days in Lisbon{Enter}')
+    expect(backend.App.SendMessage).toHaveBeenCalledWith('s1', 'Plan three days in Lisbon')
+    const msg = await screen.findByTestId('message')
+    expect(msg).toHaveAttribute('data-role', 'user')
+    expect(msg).toHaveTextContent('Plan three days in Lisbon')
+    expect(composer).toHaveValue('')
+    const notice = screen.getByTestId('provider-notice')
+    expect(notice).toHaveTextContent('Sign in to a provider in Accounts to get replies.')
+    await user.click(within(notice).getByRole('button', {name: 'Accounts'}))
+    expect(screen.getByTestId('accounts-page')).toBeInTheDocument()
+  })
+
+  it('Shift+Enter adds a new line and does not send; the send button sends', async () => {
+    const {backend, user} = await renderApp({sessions: two()})
+    const composer = screen.getByTestId('composer')
+    await user.type(composer, 'line one{Shift>}{Enter}{/Shift}line two')
+    expect(composer).toHaveValue('line one\nline two')
+    expect(backend.App.SendMessage).not.toHaveBeenCalled()
+    await user.click(screen.getByTestId('send'))
+    expect(backend.App.SendMessage).toHaveBeenCalledWith('s1', 'line one\nline two')
+  })
+
+  it('cannot send empty or blank text', async () => {
+    const {backend, user} = await renderApp({sessions: two()})
+    const send = screen.getByTestId('send')
+    expect(send).toBeDisabled()
+    await user.type(screen.getByTestId('composer'), '   {Enter}')
+    expect(send).toBeDisabled()
+    await user.click(send)
+    expect(backend.App.SendMessage).not.toHaveBeenCalled()
+    await user.type(screen.getByTestId('composer'), 'x')
+    expect(send).toBeEnabled()
+  })
+
+  it('keeps a draft per session', async () => {
+    const {user} = await renderApp({sessions: two()})
+    await user.type(screen.getByTestId('composer'), 'half a thought')
+    await user.click(within(sessionItem('s2')).getByTestId('session-title'))
+    await waitFor(() => expect(screen.getByTestId('chat-title')).toHaveTextContent('Refactor the parser'))
+    expect(screen.getByTestId('composer')).toHaveValue('')
+    await user.type(screen.getByTestId('composer'), 'other')
+    await user.click(within(sessionItem('s1')).getByTestId('session-title'))
+    expect(screen.getByTestId('composer')).toHaveValue('half a thought')
+    await user.click(within(sessionItem('s2')).getByTestId('session-title'))
+    expect(screen.getByTestId('composer')).toHaveValue('other')
+  })
+
+  it('a failed send keeps the text and shows a toast', async () => {
+    const {backend, user} = await renderApp({sessions: two()})
+    backend.App.SendMessage.mockRejectedValueOnce({kind: 'not_found', message: 'session s1 not found'})
+    await user.type(screen.getByTestId('composer'), 'hello{Enter}')
+    expect(await screen.findByTestId('toast')).toHaveTextContent('session s1 not found')
+    expect(screen.getByTestId('composer')).toHaveValue('hello')
+    expect(screen.queryByTestId('message')).not.toBeInTheDocument()
+  })
+
+  it('an empty session shows guidance instead of messages', async () => {
+    await renderApp({sessions: two()})
+    const empty = await screen.findByTestId('chat-empty')
+    expect(empty).toHaveTextContent('Ask anything. Tools from your connectors will appear here.')
+    expect(screen.queryByTestId('provider-notice')).not.toBeInTheDocument()
+  })
+})
+
+describe('toasts', () => {
+  afterEach(() => {
+    vi.useRealTimers()
+  })
+
+  it('hide by themselves', async () => {
+    vi.useFakeTimers()
+    render(<Toasts />)
+    act(() => {
+      useToasts.getState().push({tone: 'error', message: 'lost connection'})
+    })
+    expect(screen.getByTestId('toast')).toHaveTextContent('lost connection')
+    act(() => {
+      vi.advanceTimersByTime(TOAST_MS - 100)
+    })
+    expect(screen.getByTestId('toast')).toBeInTheDocument()
+    act(() => {
+      vi.advanceTimersByTime(200)
+    })
+    expect(screen.queryByTestId('toast')).not.toBeInTheDocument()
+  })
+})

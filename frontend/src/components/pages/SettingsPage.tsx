@@ -1,0 +1,80 @@
+import {useEffect, type ReactNode} from 'react'
+import {useAppStore} from '../../stores/app'
+import {CodeField} from '../CopyButton'
+import {Page} from './Page'
+
+function Row({label, hint, children}: {label: string; hint?: string; children: ReactNode}) {
+  return (
+    <div className="settings-row">
+      <div className="settings-label">
+        <div>{label}</div>
+        {hint && <div className="settings-hint">{hint}</div>}
+      </div>
+      <div className="settings-value">{children}</div>
+    </div>
+  )
+}
+
+function KeychainValue() {
+  const keychain = useAppStore((s) => s.keychain)
+  if (!keychain) return <span className="muted">Checking…</span>
+  if (keychain.available) {
+    return (
+      <span className="status status-ok" data-testid="keychain-status">
+        <span className="status-dot" aria-hidden="true" />
+        Available
+      </span>
+    )
+  }
+  return (
+    <div className="status-block" data-testid="keychain-status">
+      <span className="status status-warn">
+        <span className="status-dot" aria-hidden="true" />
+        Unavailable
+      </span>
+      {keychain.message && <p className="status-message">{keychain.message}</p>}
+    </div>
+  )
+}
+
+export function SettingsPage() {
+  const status = useAppStore((s) => s.status)
+  const loadKeychain = useAppStore((s) => s.loadKeychain)
+
+  useEffect(() => {
+    void loadKeychain()
+  }, [loadKeychain])
+
+  return (
+    <Page title="Settings" description="About this copy of Maestro and where it keeps your data." testId="settings-page">
+      <section className="settings-section" aria-labelledby="settings-general">
+        <h2 id="settings-general" className="section-title">
+          General
+        </h2>
+        <div className="card settings-card">
+          <Row label="Version">
+            <span className="settings-text" data-testid="settings-version">
+              {status?.version || '—'}
+            </span>
+          </Row>
+          <Row label="Data folder" hint="Chats and settings live here.">
+            <CodeField text={status?.dataDir ?? ''} label="data folder path" testId="settings-datadir" />
+          </Row>
+          <Row label="Data file">
+            <CodeField text={status?.dataFile ?? ''} label="data file path" testId="settings-datafile" />
+          </Row>
+        </div>
+      </section>
+      <section className="settings-section" aria-labelledby="settings-keychain">
+        <h2 id="settings-keychain" className="section-title">
+          Keychain
+        </h2>
+        <div className="card settings-card">
+          <Row label="System keychain" hint="Stores provider sign-ins and API keys.">
+            <KeychainValue />
+          </Row>
+        </div>
+      </section>
+    </Page>
+  )
+}
