@@ -71,8 +71,23 @@ func run() error {
 			UniqueId:               instanceID(dir),
 			OnSecondInstanceLaunch: func(options.SecondInstanceData) { hooks.SecondInstance() },
 		},
-		Linux: &linux.Options{Icon: icon, ProgramName: "maestro"},
+		Linux: &linux.Options{Icon: icon, ProgramName: "maestro", WebviewGpuPolicy: gpuPolicy()},
 	})
+}
+
+// gpuPolicy keeps WebKitGTK out of accelerated compositing by default: a
+// chat UI gains nothing visible from it, and it costs about 75 MiB of PSS
+// (measured: 296 vs 221 MiB for the idle window, docs/PERFORMANCE.md) and
+// is the usual cause of blank WebKitGTK windows on some GPU drivers.
+// MAESTRO_WEBVIEW_GPU=on-demand or =always turns it back on.
+func gpuPolicy() linux.WebviewGpuPolicy {
+	switch os.Getenv("MAESTRO_WEBVIEW_GPU") {
+	case "on-demand":
+		return linux.WebviewGpuPolicyOnDemand
+	case "always":
+		return linux.WebviewGpuPolicyAlways
+	}
+	return linux.WebviewGpuPolicyNever
 }
 
 // instanceID names the single-instance lock after the data dir.

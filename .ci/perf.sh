@@ -54,18 +54,21 @@ launch() {
   local rss=0 pss=0
   for p in $pids; do
     [ -r /proc/$p/smaps_rollup ] || continue
-    rss=$(( rss + $(awk '/^Rss:/ {print $2}' /proc/$p/smaps_rollup) ))
-    pss=$(( pss + $(awk '/^Pss:/ {print $2}' /proc/$p/smaps_rollup) ))
+    local r s
+    r=$(awk '/^Rss:/ {print $2}' /proc/$p/smaps_rollup); s=$(awk '/^Pss:/ {print $2}' /proc/$p/smaps_rollup)
+    rss=$(( rss + r )); pss=$(( pss + s ))
+    echo "    $name $(tr -d '\0' </proc/$p/comm): rss ${r} KiB, pss ${s} KiB" >&2
   done
   kill $pid; wait $pid 2>/dev/null || true
   echo "$mapped $rss $pss"
 }
 
 measure() { # measure BINARY NAME -> "map_median rss_median pss_median"
-  : >"$work/runs"
-  for _ in $(seq "$RUNS"); do launch "$1" "$2" >>"$work/runs"; done
-  echo "$(cut -d' ' -f1 "$work/runs" | median) $(cut -d' ' -f2 "$work/runs" | median) $(cut -d' ' -f3 "$work/runs" | median)"
-  echo "  $2 runs (map ms, rss KiB, pss KiB): $(tr '\n' ';' <"$work/runs")" >&2
+  local runs="$work/runs-$2"
+  : >"$runs"
+  for _ in $(seq "$RUNS"); do launch "$1" "$2" >>"$runs"; done
+  echo "  $2 runs (map ms, rss KiB, pss KiB): $(tr '\n' ';' <"$runs")" >&2
+  echo "$(cut -d' ' -f1 "$runs" | median) $(cut -d' ' -f2 "$runs" | median) $(cut -d' ' -f3 "$runs" | median)"
 }
 # Interleave nothing: each binary's runs are consecutive, baseline first.
 read -r b_map b_rss b_pss < <(measure "$work/baseline.bin" baseline)
