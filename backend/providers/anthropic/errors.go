@@ -1,0 +1,163 @@
+package anthropic
+
+import (
+	"encoding/json"
+	"net/http"
+	"strconv"
+	"strings"
+	"time"
+	"unicode/utf8"
+
+	"maestro/backend/chat"
+	"maestro/backend/providers"
+)
+
+// errorBody is the error envelope of providers.md §B6:
+// {"type":"error","error":{"type":…,"message":…},"request_id":…}.
+type errorBody struct {
+	Error struct {
+		Type    string `json:"type"`
+		Message string `json:"message"`
+	} `json:"error"`
+	RequestID string `json:"request_id"`
+}
+
+// Messages the API puts in an invalid_request_error that call for
+// something other than fixing the request.
+const (
+	msgPromptTooLong  = "prompt is too long"
+	msgClaudeCodeOnly = "only authorized for use with Claude Code"
+	msgCreditTooLow   = "credit balance is too low"
+)
+
+// classify turns a non-2xx response into an HTTPError.
+func classify(status int, h http.Header, body []byte) *providers.HTTPError {
+	e := &providers.HTTPError{Provider: chat.ProviderAnthropic, Status: status}
+	var eb errorBody
+	if err := json.Unmarshal(body, &eb); err == nil && eb.Error.Type != "" {
+		e.Code, e.Message, e.RequestID = eb.Error.Type, eb.Error.Message, eb.RequestID
+	} else {
+		e.Message = snippet(body)
+	}
+	if e.RequestID == "" {
+		e.RequestID = h.Get("request-id")
+	}
+	e.Kind = kindFor(e.Code, e.Message, status)
+	e.RetryAfter = retryAfter(h, time.Now())
+	e.ResetAt = resetAt(h)
+	return e
+}
+
+// kindFor classifies an error type and message; status 200 means an error
+// event inside a stream.
+func kindFor(typ, msg string, status int) providers.Kind {
+	switch typ {
+	case "authentication_error":
+		return providers.KindAuth
+	case "permission_error":
+		return providers.KindForbidden
+	case "not_found_error":
+		return providers.KindNotFound
+	case "rate_limit_error":
+		return providers.KindRateLimit
+	case "overloaded_error":
+		return providers.KindOverloaded
+	case "api_error", "timeout_error":
+		return providers.KindServer
+	case "billing_error":
+		return providers.KindQuota
+	case "request_too_large":
+		return providers.KindContextTooLarge
+	case "invalid_request_error":
+		switch {
+		case strings.Contains(msg, msgPromptTooLong):
+			return providers.KindContextTooLarge
+		case strings.Contains(msg, msgClaudeCodeOnly):
+			return providers.KindForbidden
+		case strings.Contains(msg, msgCreditTooLow):
+			return providers.KindQuota
+		}
+		return providers.KindInvalidRequest
+	}
+	if status == 200 {
+		return providers.KindStream
+	}
+	return providers.KindForStatus(status)
+}
+
+// retryAfter reads retry-after-ms, then retry-after (seconds or an HTTP
+// date).
+func retryAfter(h http.Header, now time.Time) time.Duration {
+	if v := h.Get("retry-after-ms"); v != "" {
+		if ms, err := strconv.ParseFloat(v, 64); err == nil && ms > 0 {
+			return time.Duration(ms * float64(time.Millisecond))
+		}
+	}
+	v := strings.TrimSpace(h.Get("retry-after"))
+	if v == "" {
+		return 0
+	}
+	if s, err := strconv.ParseFloat(v, 64); err == nil {
+		if s <= 0 {
+			return 0
+		}
+		return time.Duration(s * float64(time.Second))
+	}
+	if t, err := http.ParseTime(v); err == nil && t.After(now) {
+		return t.Sub(now)
+	}
+	return 0
+}
+
+// unifiedWindows are the subscription rate-limit windows (§B6): the overall
+// one and the 5-hour, 7-day and 7-day Opus windows.
+var unifiedWindows = []string{"", "5h-", "7d-", "7d_oi-"}
+
+// resetAt is the latest reset of a subscription window whose status is
+// "rejected", or zero when none is.
+func resetAt(h http.Header) time.Time {
+	var at time.Time
+	for _, w := range unifiedWindows {
+		prefix := "anthropic-ratelimit-unified-" + w
+		if !strings.EqualFold(strings.TrimSpace(h.Get(prefix+"status")), "rejected") {
+			continue
+		}
+		if t := parseReset(h.Get(prefix + "reset")); t.After(at) {
+			at = t
+		}
+	}
+	return at
+}
+
+// parseReset reads a reset value: unix seconds (or milliseconds), or an
+// RFC 3339 timestamp.
+func parseReset(v string) time.Time {
+	v = strings.TrimSpace(v)
+	if v == "" {
+		return time.Time{}
+	}
+	if n, err := strconv.ParseInt(v, 10, 64); err == nil && n > 0 {
+		if n > 1e12 {
+			return time.UnixMilli(n).UTC()
+		}
+		return time.Unix(n, 0).UTC()
+	}
+	if t, err := time.Parse(time.RFC3339, v); err == nil {
+		return t.UTC()
+	}
+	return time.Time{}
+}
+
+// snippet is the start of a body that is not an error envelope.
+func snippet(body []byte) string {
+	const limit = 300
+	s := strings.TrimSpace(string(body))
+	if len(s) <= limit {
+		return s
+	}
+	s = s[:limit]
+	for !utf8.ValidString(s) {
+		s = s[:len(s)-1]
+	}
+	return s + "…"
+}

@@ -1,0 +1,120 @@
+package anthropic
+
+import (
+	"errors"
+	"net/http"
+	"testing"
+	"time"
+
+	"maestro/backend/chat"
+	"maestro/backend/providers"
+)
+
+func TestClassify(t *testing.T) {
+	t.Parallel()
+	reset := time.Date(2026, 8, 22, 15, 0, 0, 0, time.UTC)
+	tests := []struct {
+		name      string
+		status    int
+		header    http.Header
+		body      string
+		wantKind  providers.Kind
+		wantCode  string
+		wantMsg   string
+		wantRetry time.Duration
+		wantReset time.Time
+		wantReqID string
+		wantChat  error
+	}{
+		{name: "expired oauth token", status: 401,
+			body:     `{"type":"error","error":{"type":"authentication_error","message":"OAuth token has expired. Please obtain a new token or refresh your existing token."},"request_id":"req_011CSHoEeqs5C35K2UUqR7Fy"}`,
+			wantKind: providers.KindAuth, wantCode: "authentication_error", wantMsg: "OAuth token has expired. Please obtain a new token or refresh your existing token.",
+			wantReqID: "req_011CSHoEeqs5C35K2UUqR7Fy", wantChat: chat.ErrAuthRequired},
+		{name: "claude code only", status: 400,
+			body:     `{"type":"error","error":{"type":"invalid_request_error","message":"This credential is only authorized for use with Claude Code and cannot be used for other API requests."},"request_id":"req_1"}`,
+			wantKind: providers.KindForbidden, wantCode: "invalid_request_error", wantMsg: "This credential is only authorized for use with Claude Code and cannot be used for other API requests.", wantReqID: "req_1"},
+		{name: "prompt too long", status: 400,
+			body:     `{"type":"error","error":{"type":"invalid_request_error","message":"prompt is too long: 215000 tokens > 200000 maximum"}}`,
+			wantKind: providers.KindContextTooLarge, wantCode: "invalid_request_error", wantMsg: "prompt is too long: 215000 tokens > 200000 maximum", wantChat: chat.ErrInvalid},
+		{name: "pairing", status: 400,
+			body:     "{\"type\":\"error\",\"error\":{\"type\":\"invalid_request_error\",\"message\":\"messages.2: `tool_use` ids were found without `tool_result` blocks immediately after: toolu_01EgkyMSUE7kWq9aPLHycqgz. Each `tool_use` block must have a corresponding `tool_result` block in the next message.\"},\"request_id\":\"req_011CSVr7aBmVBX3fycHTLhQf\"}",
+			wantKind: providers.KindInvalidRequest, wantCode: "invalid_request_error",
+			wantMsg:   "messages.2: `tool_use` ids were found without `tool_result` blocks immediately after: toolu_01EgkyMSUE7kWq9aPLHycqgz. Each `tool_use` block must have a corresponding `tool_result` block in the next message.",
+			wantReqID: "req_011CSVr7aBmVBX3fycHTLhQf", wantChat: chat.ErrInvalid},
+		{name: "permission", status: 403, body: `{"type":"error","error":{"type":"permission_error","message":"Your API key does not have permission to use the specified resource."}}`,
+			wantKind: providers.KindForbidden, wantCode: "permission_error", wantMsg: "Your API key does not have permission to use the specified resource."},
+		{name: "not found", status: 404, body: `{"type":"error","error":{"type":"not_found_error","message":"model: claude-nope"}}`,
+			wantKind: providers.KindNotFound, wantCode: "not_found_error", wantMsg: "model: claude-nope", wantChat: chat.ErrNotFound},
+		{name: "rate limit with retry-after", status: 429, header: http.Header{"Retry-After": {"17"}, "Request-Id": {"req_hdr"}},
+			body:     `{"type":"error","error":{"type":"rate_limit_error","message":"This request would exceed your account's rate limit. Please try again later."}}`,
+			wantKind: providers.KindRateLimit, wantCode: "rate_limit_error", wantMsg: "This request would exceed your account's rate limit. Please try again later.",
+			wantRetry: 17 * time.Second, wantReqID: "req_hdr", wantChat: chat.ErrUnavailable},
+		{name: "subscription window rejected", status: 429, header: http.Header{
+			"Retry-After":                             {"3600"},
+			"Anthropic-Ratelimit-Unified-Status":      {"rejected"},
+			"Anthropic-Ratelimit-Unified-Reset":       {"1787410800"},
+			"Anthropic-Ratelimit-Unified-5h-Status":   {"rejected"},
+			"Anthropic-Ratelimit-Unified-5h-Reset":    {"1787410800"},
+			"Anthropic-Ratelimit-Unified-7d-Status":   {"allowed"},
+			"Anthropic-Ratelimit-Unified-7d-Reset":    {"1787900000"},
+			"Anthropic-Ratelimit-Unified-7d_oi-Reset": {"2026-09-01T00:00:00Z"},
+		}, body: `{"type":"error","error":{"type":"rate_limit_error","message":"Rate limited."}}`,
+			wantKind: providers.KindRateLimit, wantCode: "rate_limit_error", wantMsg: "Rate limited.", wantRetry: time.Hour, wantReset: reset},
+		{name: "rfc3339 reset", status: 429, header: http.Header{
+			"Anthropic-Ratelimit-Unified-7d_oi-Status": {"rejected"},
+			"Anthropic-Ratelimit-Unified-7d_oi-Reset":  {"2026-08-22T15:00:00Z"},
+		}, body: `{"type":"error","error":{"type":"rate_limit_error","message":"x"}}`,
+			wantKind: providers.KindRateLimit, wantCode: "rate_limit_error", wantMsg: "x", wantReset: reset},
+		{name: "overloaded", status: 529, body: `{"type":"error","error":{"type":"overloaded_error","message":"Overloaded"}}`,
+			wantKind: providers.KindOverloaded, wantCode: "overloaded_error", wantMsg: "Overloaded"},
+		{name: "api error", status: 500, body: `{"type":"error","error":{"type":"api_error","message":"Internal server error"}}`,
+			wantKind: providers.KindServer, wantCode: "api_error", wantMsg: "Internal server error"},
+		{name: "credit too low", status: 400, body: `{"type":"error","error":{"type":"invalid_request_error","message":"Your credit balance is too low to access the Anthropic API. Please go to Plans & Billing to upgrade or purchase credits."}}`,
+			wantKind: providers.KindQuota, wantCode: "invalid_request_error", wantMsg: "Your credit balance is too low to access the Anthropic API. Please go to Plans & Billing to upgrade or purchase credits."},
+		{name: "missing api key", status: 401, body: `{"type":"error","error":{"type":"authentication_error","message":"x-api-key header is required"}}`,
+			wantKind: providers.KindAuth, wantCode: "authentication_error", wantMsg: "x-api-key header is required"},
+		{name: "html from a proxy", status: 502, body: "<html><body>Bad Gateway</body></html>",
+			wantKind: providers.KindServer, wantMsg: "<html><body>Bad Gateway</body></html>"},
+		{name: "empty body", status: 503, wantKind: providers.KindOverloaded},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			h := tt.header
+			if h == nil {
+				h = http.Header{}
+			}
+			got := classify(tt.status, h, []byte(tt.body))
+			if got.Provider != chat.ProviderAnthropic || got.Status != tt.status || got.Kind != tt.wantKind || got.Code != tt.wantCode ||
+				got.Message != tt.wantMsg || got.RetryAfter != tt.wantRetry || !got.ResetAt.Equal(tt.wantReset) || got.RequestID != tt.wantReqID {
+				t.Errorf("got %+v\nwant kind %s code %q msg %q retry %v reset %v request %q",
+					got, tt.wantKind, tt.wantCode, tt.wantMsg, tt.wantRetry, tt.wantReset, tt.wantReqID)
+			}
+			if tt.wantChat != nil && !errors.Is(got, tt.wantChat) {
+				t.Errorf("errors.Is(%v, %v) = false; want true", got, tt.wantChat)
+			}
+		})
+	}
+}
+
+func TestRetryAfter(t *testing.T) {
+	t.Parallel()
+	now := time.Date(2026, 8, 22, 12, 0, 0, 0, time.UTC)
+	tests := []struct {
+		h    http.Header
+		want time.Duration
+	}{
+		{http.Header{}, 0},
+		{http.Header{"Retry-After": {"2"}}, 2 * time.Second},
+		{http.Header{"Retry-After": {"0.5"}}, 500 * time.Millisecond},
+		{http.Header{"Retry-After-Ms": {"1500"}, "Retry-After": {"9"}}, 1500 * time.Millisecond},
+		{http.Header{"Retry-After": {"Sat, 22 Aug 2026 12:00:30 GMT"}}, 30 * time.Second},
+		{http.Header{"Retry-After": {"soon"}}, 0},
+		{http.Header{"Retry-After": {"-4"}}, 0},
+	}
+	for _, tt := range tests {
+		if got := retryAfter(tt.h, now); got != tt.want {
+			t.Errorf("retryAfter(%v) = %v; want %v", tt.h, got, tt.want)
+		}
+	}
+}

@@ -1,0 +1,298 @@
+package anthropic
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+
+	"maestro/backend/chat"
+)
+
+// request is the Messages API body.
+type request struct {
+	Model     string `json:"model"`
+	MaxTokens int    `json:"max_tokens"`
+	// System is a string in API-key mode and []textBlock in OAuth mode.
+	System      any             `json:"system,omitempty"`
+	Messages    []message       `json:"messages"`
+	Thinking    *thinkingConfig `json:"thinking,omitempty"`
+	Temperature *float64        `json:"temperature,omitempty"`
+	Stream      bool            `json:"stream"`
+	// Tools are written by encodeBody itself, after the other fields: their
+	// schemas are validated and compacted once, here, and copied as they
+	// are rather than scanned again by encoding/json.
+	Tools []tool `json:"-"`
+
+	// names maps a prefixed wire tool name back to the exposed name, for
+	// names that are not just prefix+exposed (shortened to fit 64 chars).
+	names map[string]string
+}
+
+type message struct {
+	Role    string `json:"role"`
+	Content []any  `json:"content"`
+}
+
+type tool struct {
+	Name        string          `json:"name"`
+	Description string          `json:"description,omitempty"`
+	InputSchema json.RawMessage `json:"input_schema"`
+}
+
+type thinkingConfig struct {
+	Type         string `json:"type"`
+	BudgetTokens int    `json:"budget_tokens"`
+}
+
+// Content blocks. Each has its type fixed by its constructor in history.go.
+type textBlock struct {
+	Type string `json:"type"`
+	Text string `json:"text"`
+}
+
+type mediaSource struct {
+	Type      string `json:"type"` // base64 or url
+	MediaType string `json:"media_type,omitempty"`
+	Data      string `json:"data,omitempty"`
+	URL       string `json:"url,omitempty"`
+}
+
+type mediaBlock struct {
+	Type   string      `json:"type"` // image or document
+	Source mediaSource `json:"source"`
+}
+
+type toolUseBlock struct {
+	Type  string          `json:"type"`
+	ID    string          `json:"id"`
+	Name  string          `json:"name"`
+	Input json.RawMessage `json:"input"`
+}
+
+type toolResultBlock struct {
+	Type      string `json:"type"`
+	ToolUseID string `json:"tool_use_id"`
+	// Content is the envelope text, or []any of a text block followed by
+	// image blocks when the result has images.
+	Content any  `json:"content"`
+	IsError bool `json:"is_error"`
+}
+
+type thinkingBlock struct {
+	Type      string `json:"type"`
+	Thinking  string `json:"thinking"`
+	Signature string `json:"signature"`
+}
+
+type redactedThinkingBlock struct {
+	Type string `json:"type"`
+	Data string `json:"data"`
+}
+
+// thinkingState is what ReasoningDone carries under ProviderData["anthropic"]:
+// enough to replay the block byte for byte.
+type thinkingState struct {
+	// Type is "redacted_thinking" for a redacted block, else empty.
+	Type      string  `json:"type,omitempty"`
+	Signature string  `json:"signature,omitempty"`
+	Thinking  *string `json:"thinking,omitempty"`
+	Data      string  `json:"data,omitempty"`
+}
+
+// renderOptions are the Model settings rendering depends on.
+type renderOptions struct {
+	oauth      bool
+	toolPrefix string
+	// schemas caches compacted tool schemas across requests; nil disables
+	// it. It never changes what is rendered.
+	schemas *schemaCache
+}
+
+// Defaults for max_tokens and thinking budgets.
+const (
+	defaultMaxTokens   = 8192
+	thinkingHeadroom   = 4096
+	minThinkingBudget  = 1024
+	maxToolNameLength  = 64
+	defaultEffortLevel = "medium"
+)
+
+var effortBudgets = map[string]int{"low": 2048, "medium": 8192, "high": 24576}
+
+// toRequest renders req as a Messages API body for the mode in o (OAuth or
+// API key, tool-name prefix; the schema cache only saves work). It is pure:
+// the same input gives the same body. Warnings describe every lossy
+// decision.
+func toRequest(req chat.Request, o renderOptions) (*request, []string) {
+	r := &renderer{opts: o, req: req}
+	body := &request{Model: req.Model, Stream: true}
+	body.System = r.system()
+	body.Tools = r.tools()
+	budget := r.thinkingBudget()
+	body.Messages = r.messages()
+	if budget > 0 && !finalAssistantThinks(body.Messages) {
+		r.warn("thinking turned off for this request: the assistant turn being continued has tool calls but no anthropic thinking block")
+		budget = 0
+	}
+	if budget == 0 {
+		body.Messages = stripFinalThinking(body.Messages)
+	}
+	if body.Messages == nil {
+		body.Messages = []message{}
+	}
+	body.MaxTokens = req.MaxOutputTokens
+	if budget > 0 {
+		body.Thinking = &thinkingConfig{Type: "enabled", BudgetTokens: budget}
+		switch {
+		case body.MaxTokens <= 0:
+			body.MaxTokens = max(defaultMaxTokens, budget+thinkingHeadroom)
+		case body.MaxTokens <= budget:
+			r.warn(fmt.Sprintf("max_tokens %d raised to %d: it must exceed the thinking budget", body.MaxTokens, budget+body.MaxTokens))
+			body.MaxTokens += budget
+		}
+		if req.Temperature != nil && *req.Temperature != 1 {
+			r.warn("temperature dropped: thinking requires the default temperature")
+		} else {
+			body.Temperature = req.Temperature
+		}
+	} else {
+		if body.MaxTokens <= 0 {
+			body.MaxTokens = defaultMaxTokens
+		}
+		body.Temperature = req.Temperature
+	}
+	body.names = r.names
+	return body, r.warnings
+}
+
+// renderer carries the state of one toRequest call.
+type renderer struct {
+	opts     renderOptions
+	req      chat.Request
+	names    map[string]string // wire → exposed, for shortened names
+	warnings []string
+}
+
+func (r *renderer) warn(s string) { r.warnings = append(r.warnings, s) }
+
+func (r *renderer) system() any {
+	if !r.opts.oauth {
+		if r.req.System == "" {
+			return nil
+		}
+		return r.req.System
+	}
+	blocks := []textBlock{{Type: "text", Text: ClaudeCodeSystem}}
+	if r.req.System != "" {
+		blocks = append(blocks, textBlock{Type: "text", Text: r.req.System})
+	}
+	return blocks
+}
+
+var emptySchema = json.RawMessage(`{"type":"object","properties":{}}`)
+
+func (r *renderer) tools() []tool {
+	if len(r.req.Tools) == 0 {
+		return nil
+	}
+	out := make([]tool, 0, len(r.req.Tools))
+	var buf []byte // compacted schemas of this request, when not cached
+	for _, t := range r.req.Tools {
+		schema, ok := r.schema(t.InputSchema, &buf)
+		if !ok {
+			r.warn(fmt.Sprintf("tool %s: input schema is not a JSON object, replaced by an empty object schema", t.Name))
+		}
+		out = append(out, tool{Name: r.wireName(t.Name), Description: t.Description, InputSchema: schema})
+	}
+	return out
+}
+
+// schema returns the compacted input schema, or the empty object schema
+// when there is none (ok) or it is not a JSON object (!ok). Validating is
+// most of the cost of a request with many tools, so results are looked up
+// in the Model's cache first.
+func (r *renderer) schema(raw json.RawMessage, buf *[]byte) (json.RawMessage, bool) {
+	trimmed := bytes.TrimSpace(raw)
+	if len(trimmed) == 0 || bytes.Equal(trimmed, []byte("null")) {
+		return emptySchema, true
+	}
+	cache := r.opts.schemas
+	if v, ok := cache.get(trimmed); ok {
+		if v == nil { // known not to be an object
+			return emptySchema, false
+		}
+		return v, true
+	}
+	if *buf == nil {
+		size := 0
+		for _, t := range r.req.Tools {
+			size += len(t.InputSchema)
+		}
+		// Compacting never grows a document: one allocation holds them all
+		// and slices into it stay valid.
+		*buf = make([]byte, 0, size)
+	}
+	b := bytes.NewBuffer((*buf)[len(*buf):])
+	if err := json.Compact(b, trimmed); err != nil || trimmed[0] != '{' {
+		cache.put(trimmed, nil)
+		return emptySchema, false
+	}
+	start := len(*buf)
+	if start+b.Len() > cap(*buf) { // cannot happen: compacting never grows
+		return json.RawMessage(b.Bytes()), true
+	}
+	*buf = (*buf)[:start+b.Len()]
+	v := json.RawMessage((*buf)[start:len(*buf):len(*buf)])
+	cache.put(trimmed, v)
+	return v, true
+}
+
+// wireName adds the configured prefix to an exposed name. A prefixed name
+// longer than 64 characters is shortened with a hash of the exposed name
+// and remembered, so the stream can map it back.
+func (r *renderer) wireName(exposed string) string {
+	p := r.opts.toolPrefix
+	if p == "" {
+		return exposed
+	}
+	w := p + exposed
+	if len(w) <= maxToolNameLength {
+		return w
+	}
+	sum := sha256.Sum256([]byte(exposed))
+	keep := maxToolNameLength - len(p) - 9
+	w = p + exposed[:keep] + "_" + hex.EncodeToString(sum[:4])
+	if r.names == nil {
+		r.names = map[string]string{}
+	}
+	r.names[w] = exposed
+	return w
+}
+
+// thinkingBudget returns the thinking budget to request, 0 for none.
+func (r *renderer) thinkingBudget() int {
+	rs := r.req.Reasoning
+	if rs == nil {
+		return 0
+	}
+	budget := rs.BudgetTokens
+	if budget <= 0 {
+		effort := rs.Effort
+		if effort == "" {
+			effort = defaultEffortLevel
+		}
+		b, ok := effortBudgets[effort]
+		if !ok {
+			r.warn(fmt.Sprintf("unknown reasoning effort %q treated as %s", effort, defaultEffortLevel))
+			b = effortBudgets[defaultEffortLevel]
+		}
+		budget = b
+	}
+	if budget < minThinkingBudget {
+		r.warn(fmt.Sprintf("thinking budget %d raised to the minimum %d", budget, minThinkingBudget))
+		budget = minThinkingBudget
+	}
+	return budget
+}

@@ -1,0 +1,24 @@
+// Package gemini is Maestro's adapter for Google Gemini. It speaks two
+// dialects of the same GenerateContent protocol:
+//
+//   - Code Assist (the default, "Login with Google"): POST
+//     {base}/v1internal:streamGenerateContent?alt=sse on
+//     cloudcode-pa.googleapis.com, with the request wrapped in the envelope
+//     {model, project, user_prompt_id, request:{…, session_id}} and every SSE
+//     payload wrapped as {"response": …, "traceId": …}. Authentication comes
+//     from the *http.Client (an oauth2 client); the adapter adds none.
+//   - API key (WithAPIKey): the public Generative Language API, POST
+//     {base}/v1beta/models/{model}:streamGenerateContent?alt=sse with the
+//     x-goog-api-key header, the bare request as body and bare
+//     GenerateContentResponse payloads.
+//
+// toRequest renders canonical history (chat.Request) into the wire request as
+// a pure function; parseStream turns the SSE body into chat events; classify
+// turns Google error bodies into *providers.HTTPError. The wire contract is
+// the shared wire reference providers.md §A (A4, A6–A8, A10–A11).
+//
+// Concurrency: a *Model is immutable after New and safe for concurrent use;
+// each Stream call owns its HTTP response. The sequence Stream returns must
+// be ranged by one goroutine, once; stopping the range (or reaching its end)
+// closes the response body.
+package gemini

@@ -1,0 +1,211 @@
+package gemini
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"iter"
+	"log/slog"
+	"net/http"
+	"net/url"
+	"runtime"
+	"strings"
+	"sync/atomic"
+
+	"maestro/backend/chat"
+	"maestro/backend/providers"
+)
+
+// Default endpoints.
+const (
+	CodeAssistBaseURL = "https://cloudcode-pa.googleapis.com"
+	APIKeyBaseURL     = "https://generativelanguage.googleapis.com"
+)
+
+// Model streams Gemini responses. Build it with New.
+type Model struct {
+	client    *http.Client
+	baseURL   string
+	apiKey    string
+	project   string
+	version   string
+	camelOnly bool
+	log       *slog.Logger
+}
+
+// Option configures a Model.
+type Option func(*Model)
+
+// New returns a Model in Code Assist mode unless WithAPIKey is given.
+func New(opts ...Option) *Model {
+	m := &Model{client: http.DefaultClient, version: "dev"}
+	for _, o := range opts {
+		o(m)
+	}
+	if m.baseURL == "" {
+		m.baseURL = CodeAssistBaseURL
+		if m.apiKey != "" {
+			m.baseURL = APIKeyBaseURL
+		}
+	}
+	return m
+}
+
+// WithBaseURL points the Model at another server (a fake, a proxy).
+func WithBaseURL(u string) Option {
+	return func(m *Model) { m.baseURL = trimSlash(u) }
+}
+
+// WithHTTPClient sets the client. In Code Assist mode it must add the
+// Authorization header itself (an oauth2 client); the Model adds none.
+func WithHTTPClient(c *http.Client) Option {
+	return func(m *Model) { m.client = c }
+}
+
+// WithAPIKey switches to the public Generative Language API with this key.
+func WithAPIKey(key string) Option {
+	return func(m *Model) { m.apiKey = key }
+}
+
+// WithProject sets the Code Assist project (the envelope's "project").
+func WithProject(id string) Option {
+	return func(m *Model) { m.project = id }
+}
+
+// WithVersion sets the version in the User-Agent, Maestro/<version>.
+func WithVersion(v string) Option {
+	return func(m *Model) { m.version = v }
+}
+
+// WithCamelCaseToolsOnly sends function declarations only under
+// "functionDeclarations", which is what gemini-cli sends and what both the
+// Code Assist and the public API accept. By default they are sent under
+// both "functionDeclarations" and "function_declarations", as the project
+// asked. That is risky against the real service: ProtoJSON parsers either
+// reject a field given under both its names (what the conformance suite
+// recommends) or, in protobuf C++'s legacy mode, merge the two, which for a
+// repeated field means every declaration twice and Gemini's 400 "Duplicate
+// function declaration found". Prefer this option until a real request
+// with both spellings has been seen to succeed.
+func WithCamelCaseToolsOnly() Option {
+	return func(m *Model) { m.camelOnly = true }
+}
+
+// WithLogger receives render warnings (history that had to be repaired).
+func WithLogger(l *slog.Logger) Option {
+	return func(m *Model) { m.log = l }
+}
+
+func trimSlash(s string) string {
+	for len(s) > 0 && s[len(s)-1] == '/' {
+		s = s[:len(s)-1]
+	}
+	return s
+}
+
+// userAgent identifies Maestro honestly; the service does not require
+// gemini-cli's User-Agent.
+func (m *Model) userAgent() string {
+	return fmt.Sprintf("Maestro/%s (%s; %s)", m.version, runtime.GOOS, runtime.GOARCH)
+}
+
+// body renders req for this Model's mode: the Code Assist envelope with its
+// project, or the bare request for the public API (which has no session_id
+// field and would reject it).
+func (m *Model) body(req chat.Request) (any, []string) {
+	env, warns := toRequest(req)
+	if m.camelOnly {
+		for i := range env.Request.Tools {
+			env.Request.Tools[i].FunctionDeclarationsSnake = nil
+		}
+	}
+	if m.apiKey != "" {
+		env.Request.SessionID = ""
+		return env.Request, warns
+	}
+	env.Project = m.project
+	return env, warns
+}
+
+func (m *Model) endpoint(model string) string {
+	if m.apiKey != "" {
+		return m.baseURL + "/v1beta/models/" + url.PathEscape(model) + ":streamGenerateContent?alt=sse"
+	}
+	return m.baseURL + "/v1internal:streamGenerateContent?alt=sse"
+}
+
+// Stream sends req and returns its events. Errors before the stream starts
+// (including every non-2xx answer, classified) are returned; errors after
+// it starts end the sequence. The caller must range over the sequence: the
+// response body is closed when the range ends or is stopped.
+func (m *Model) Stream(ctx context.Context, req chat.Request) (iter.Seq2[chat.Event, error], error) {
+	body, warns := m.body(req)
+	if m.log != nil {
+		for _, w := range warns {
+			m.log.WarnContext(ctx, "gemini: render request", "warning", w)
+		}
+	}
+	if len(req.Messages) == 0 {
+		return nil, fmt.Errorf("gemini: request has no messages: %w", chat.ErrInvalid)
+	}
+	model := strings.TrimPrefix(req.Model, "models/")
+	if model == "" {
+		return nil, fmt.Errorf("gemini: request names no model: %w", chat.ErrInvalid)
+	}
+	if m.apiKey == "" && m.project == "" {
+		// Code Assist rejects an envelope without a project; say why here
+		// rather than relay its bare "invalid argument".
+		return nil, fmt.Errorf("gemini: no Code Assist project configured: %w", chat.ErrInvalid)
+	}
+	b, err := json.Marshal(body)
+	if err != nil {
+		return nil, fmt.Errorf("gemini: encode request: %w", err)
+	}
+	hr, err := http.NewRequestWithContext(ctx, http.MethodPost, m.endpoint(model), bytes.NewReader(b))
+	if err != nil {
+		return nil, fmt.Errorf("gemini: build request: %w", err)
+	}
+	hr.Header.Set("Content-Type", "application/json")
+	hr.Header.Set("User-Agent", m.userAgent())
+	if m.apiKey != "" {
+		hr.Header.Set("x-goog-api-key", m.apiKey)
+	}
+	resp, err := m.client.Do(hr)
+	if err != nil {
+		if ctx.Err() != nil {
+			return nil, fmt.Errorf("gemini: send request: %w", ctx.Err())
+		}
+		return nil, &providers.HTTPError{Provider: chat.ProviderGemini, Kind: providers.KindServer,
+			Message: "send request", Err: err}
+	}
+	if resp.StatusCode/100 != 2 {
+		defer resp.Body.Close()
+		eb, _ := io.ReadAll(io.LimitReader(resp.Body, maxErrorBody))
+		return nil, classify(resp.StatusCode, resp.Header, eb)
+	}
+	return m.events(ctx, resp.Body), nil
+}
+
+// events wraps the parser: it closes the body when the range ends and
+// reports a cancelled context as such rather than as a broken stream.
+func (m *Model) events(ctx context.Context, body io.ReadCloser) iter.Seq2[chat.Event, error] {
+	var used atomic.Bool
+	return func(yield func(chat.Event, error) bool) {
+		defer body.Close()
+		if !used.CompareAndSwap(false, true) {
+			yield(nil, errors.New("gemini: stream already consumed"))
+			return
+		}
+		for ev, err := range parseStream(body) {
+			if err != nil && ctx.Err() != nil {
+				err = fmt.Errorf("gemini: read stream: %w", ctx.Err())
+			}
+			if !yield(ev, err) {
+				return
+			}
+		}
+	}
+}
