@@ -33,7 +33,7 @@ var ErrSSELineTooLong = errors.New("sse: line too long")
 func ReadSSE(r io.Reader) iter.Seq2[SSEEvent, error] {
 	return func(yield func(SSEEvent, error) bool) {
 		sc := bufio.NewScanner(r)
-		sc.Buffer(make([]byte, 0, 64<<10), MaxSSELine)
+		sc.Buffer(make([]byte, 0, 4<<10), MaxSSELine)
 		sc.Split(scanLines)
 		var ev SSEEvent
 		var data bytes.Buffer

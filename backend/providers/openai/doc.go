@@ -1,0 +1,28 @@
+// Package openai is Maestro's adapter for OpenAI's Responses API, in its two
+// forms (providers.md §C6–C10):
+//
+//   - ChatGPT sign-in, the default: POST {base}/backend-api/codex/responses,
+//     base https://chatgpt.com. The injected *http.Client is an oauth2
+//     client that adds the bearer; the adapter adds ChatGPT-Account-ID,
+//     originator, session_id and the other Codex headers.
+//   - API key (WithAPIKey): POST {base}/v1/responses, base
+//     https://api.openai.com, with Authorization: Bearer <key>.
+//
+// The base URL is always the host root (scheme://host[:port]); a trailing
+// /backend-api, /backend-api/codex or /v1 is tolerated and not doubled, so
+// the same httptest server URL serves both modes.
+//
+// Rendering is the pure function toRequest: canonical history in, the
+// Responses body out (golden-tested). Requests are stateless (store:false),
+// so reasoning items travel with their encrypted_content, replayed only when
+// a reasoning part carries ProviderData["openai"]. parseStream turns the
+// Responses SSE grammar into chat events; a stream that ends before
+// response.completed is an error.
+//
+// Concurrency: a *Model is immutable after New and safe for concurrent
+// Stream calls. Each Stream call owns its response body. The returned
+// sequence is single-use and must be ranged by one goroutine; it closes the
+// body when the range ends, including on an early break; a sequence that
+// is never ranged holds the connection until ctx ends. The only other
+// goroutine is the idle timer's callback, which just closes that body.
+package openai

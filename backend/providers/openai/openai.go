@@ -1,0 +1,246 @@
+package openai
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"iter"
+	"log/slog"
+	"net/http"
+	"runtime"
+	"strings"
+	"sync/atomic"
+	"time"
+
+	"maestro/backend/chat"
+	"maestro/backend/providers"
+)
+
+const (
+	// DefaultChatGPTBaseURL is the host of the ChatGPT sign-in backend.
+	DefaultChatGPTBaseURL = "https://chatgpt.com"
+	// DefaultAPIBaseURL is the host of the public API (API-key mode).
+	DefaultAPIBaseURL = "https://api.openai.com"
+	// ChatGPTPath and APIPath are appended to the base URL.
+	ChatGPTPath = "/backend-api/codex/responses"
+	APIPath     = "/v1/responses"
+
+	// DefaultOriginator names Maestro in the originator header and the
+	// User-Agent. Reimplementations send their own name (providers.md C2).
+	DefaultOriginator = "maestro"
+	// DefaultIdleTimeout is Codex's stream idle timeout
+	// (DEFAULT_STREAM_IDLE_TIMEOUT_MS).
+	DefaultIdleTimeout = 300 * time.Second
+	// DefaultInstructions is sent when the session has no system prompt:
+	// the ChatGPT backend answers 400 "Instructions are required" without.
+	DefaultInstructions = "You are a helpful assistant."
+
+	maxErrorBody = 1 << 20
+)
+
+// Model streams responses from OpenAI. Build it with New.
+type Model struct {
+	baseURL    string
+	client     *http.Client
+	apiKey     string
+	accountID  string
+	originator string
+	version    string
+	idle       time.Duration
+	log        *slog.Logger
+	now        func() time.Time
+}
+
+// Option configures a Model.
+type Option func(*Model)
+
+// WithBaseURL sets the host root (see the package doc).
+func WithBaseURL(u string) Option { return func(m *Model) { m.baseURL = u } }
+
+// WithHTTPClient sets the client. In ChatGPT mode it must add the bearer
+// itself (an oauth2 client); the adapter never adds auth in that mode.
+func WithHTTPClient(c *http.Client) Option { return func(m *Model) { m.client = c } }
+
+// WithAPIKey switches to API-key mode: {base}/v1/responses with the key as
+// bearer.
+func WithAPIKey(key string) Option { return func(m *Model) { m.apiKey = key } }
+
+// WithAccountID sets the ChatGPT account id (the chatgpt_account_id claim
+// of the id_token), sent as ChatGPT-Account-ID. ChatGPT mode requires it.
+func WithAccountID(id string) Option { return func(m *Model) { m.accountID = id } }
+
+// WithVersion sets the version in the User-Agent (default "dev").
+func WithVersion(v string) Option { return func(m *Model) { m.version = v } }
+
+// WithOriginator overrides the originator header (default "maestro").
+func WithOriginator(o string) Option { return func(m *Model) { m.originator = o } }
+
+// WithIdleTimeout ends a stream that sends nothing for d (0 disables).
+func WithIdleTimeout(d time.Duration) Option { return func(m *Model) { m.idle = d } }
+
+// WithLogger receives rendering warnings (dropped parts, tool budget).
+func WithLogger(l *slog.Logger) Option { return func(m *Model) { m.log = l } }
+
+// New returns a Model in ChatGPT mode unless WithAPIKey is given.
+func New(opts ...Option) *Model {
+	m := &Model{
+		client:     http.DefaultClient,
+		originator: DefaultOriginator,
+		version:    "dev",
+		idle:       DefaultIdleTimeout,
+		log:        slog.New(slog.DiscardHandler),
+		now:        time.Now,
+	}
+	for _, o := range opts {
+		o(m)
+	}
+	return m
+}
+
+// URL is the endpoint the Model posts to.
+func (m *Model) URL() string {
+	base := strings.TrimRight(m.baseURL, "/")
+	if m.apiKey != "" {
+		if base == "" {
+			base = DefaultAPIBaseURL
+		}
+		return strings.TrimSuffix(base, "/v1") + APIPath
+	}
+	if base == "" {
+		base = DefaultChatGPTBaseURL
+	}
+	base = strings.TrimSuffix(strings.TrimSuffix(base, "/codex"), "/backend-api")
+	return base + ChatGPTPath
+}
+
+// newRequest renders req into an HTTP request for this mode.
+func (m *Model) newRequest(ctx context.Context, req chat.Request) (*http.Request, error) {
+	if m.apiKey == "" && m.accountID == "" {
+		return nil, fmt.Errorf("openai: chatgpt sign-in has no account id: %w", chat.ErrAuthRequired)
+	}
+	body, warns := toRequest(req)
+	if m.apiKey != "" {
+		// The public API takes these; the ChatGPT backend rejects
+		// max_output_tokens and is not known to honour temperature.
+		body.MaxOutputTokens = req.MaxOutputTokens
+		body.Temperature = req.Temperature
+	} else if req.MaxOutputTokens > 0 || req.Temperature != nil {
+		warns = append(warns, "max output tokens and temperature are not sent to the chatgpt backend")
+	}
+	for _, w := range warns {
+		m.log.WarnContext(ctx, "openai: render request", "warning", w)
+	}
+	b, err := marshal(body)
+	if err != nil {
+		return nil, fmt.Errorf("openai: encode request: %w", err)
+	}
+	hr, err := http.NewRequestWithContext(ctx, http.MethodPost, m.URL(), bytes.NewReader(b))
+	if err != nil {
+		return nil, fmt.Errorf("openai: build request: %w", err)
+	}
+	h := hr.Header
+	h.Set("Content-Type", "application/json")
+	h.Set("Accept", "text/event-stream")
+	h.Set("User-Agent", fmt.Sprintf("%s/%s (%s %s)", m.originator, m.version, runtime.GOOS, runtime.GOARCH))
+	if m.apiKey != "" {
+		h.Set("Authorization", "Bearer "+m.apiKey)
+		return hr, nil
+	}
+	// Assigned directly to keep Codex's spelling; Set would canonicalise.
+	h["ChatGPT-Account-ID"] = []string{m.accountID}
+	h["originator"] = []string{m.originator}
+	h.Set("OpenAI-Beta", "responses=experimental")
+	if req.SessionID != "" {
+		h["session_id"] = []string{req.SessionID}
+	}
+	return hr, nil
+}
+
+// marshal encodes compactly without HTML escaping, so "<" in a prompt
+// reaches the model as "<".
+func marshal(v any) ([]byte, error) {
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
+		return nil, err
+	}
+	return bytes.TrimSuffix(buf.Bytes(), []byte("\n")), nil
+}
+
+// Stream sends req and returns its events. A non-2xx answer is returned as
+// a *providers.HTTPError; failures inside the stream end the sequence with
+// (nil, err).
+func (m *Model) Stream(ctx context.Context, req chat.Request) (iter.Seq2[chat.Event, error], error) {
+	hr, err := m.newRequest(ctx, req)
+	if err != nil {
+		return nil, err
+	}
+	resp, err := m.client.Do(hr)
+	if err != nil {
+		if ctx.Err() != nil {
+			return nil, fmt.Errorf("openai: send request: %w", ctx.Err())
+		}
+		return nil, &providers.HTTPError{Provider: chat.ProviderOpenAI, Kind: providers.KindServer,
+			Message: "send request", Err: err}
+	}
+	if resp.StatusCode < 200 || resp.StatusCode > 299 {
+		defer resp.Body.Close()
+		body, _ := io.ReadAll(io.LimitReader(resp.Body, maxErrorBody))
+		return nil, classifyHTTP(resp.StatusCode, resp.Header, body, m.now())
+	}
+	return m.events(ctx, resp), nil
+}
+
+// events ranges over the response body, closing it when the range ends.
+func (m *Model) events(ctx context.Context, resp *http.Response) iter.Seq2[chat.Event, error] {
+	return func(yield func(chat.Event, error) bool) {
+		defer resp.Body.Close()
+		var body io.Reader = resp.Body
+		var idled atomic.Bool
+		if m.idle > 0 {
+			t := time.AfterFunc(m.idle, func() {
+				idled.Store(true)
+				resp.Body.Close()
+			})
+			defer t.Stop()
+			body = &idleReader{r: resp.Body, t: t, d: m.idle}
+		}
+		for ev, err := range parseStream(body) {
+			if err != nil {
+				switch {
+				case ctx.Err() != nil:
+					err = fmt.Errorf("openai: read stream: %w", ctx.Err())
+				case idled.Load():
+					err = &providers.HTTPError{Provider: chat.ProviderOpenAI, Status: resp.StatusCode,
+						Kind: providers.KindStream, Message: fmt.Sprintf("no data for %s", m.idle), Err: err}
+				}
+				if he, ok := providers.AsHTTPError(err); ok && he.RequestID == "" {
+					he.RequestID = requestID(resp.Header)
+				}
+				yield(nil, err)
+				return
+			}
+			if !yield(ev, nil) {
+				return
+			}
+		}
+	}
+}
+
+// idleReader pushes the idle deadline back on every read that returns data.
+type idleReader struct {
+	r io.Reader
+	t *time.Timer
+	d time.Duration
+}
+
+func (ir *idleReader) Read(p []byte) (int, error) {
+	n, err := ir.r.Read(p)
+	if n > 0 {
+		ir.t.Reset(ir.d)
+	}
+	return n, err
+}
