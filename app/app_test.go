@@ -77,8 +77,8 @@ func TestSessionLifecycle(t *testing.T) {
 		t.Errorf("rename to blank: kind %q, want invalid (err %v)", chat.Kind(err), err)
 	}
 	list, err := a.ListSessions()
-	if err != nil || len(list) != 2 || list[0].ID != first.ID {
-		t.Fatalf("ListSessions = %+v, %v; want the renamed session first", list, err)
+	if err != nil || len(list) != 2 || list[0].ID != second.ID || list[1].Title != "Renamed" {
+		t.Fatalf("ListSessions = %+v, %v; want the newest session first and the rename kept", list, err)
 	}
 	if err := a.DeleteSession(second.ID); err != nil {
 		t.Fatal(err)

@@ -122,12 +122,17 @@ func TestNormalizeTitle(t *testing.T) {
 	}
 }
 
-func TestNewIDSortsByTime(t *testing.T) {
+func TestNewIDSortsByCreation(t *testing.T) {
 	t.Parallel()
-	a := chat.NewID()
-	time.Sleep(2 * time.Millisecond)
-	b := chat.NewID()
-	if len(a) != 32 || !(a < b) {
-		t.Errorf("NewID: got %q then %q; want 32 hex chars, increasing", a, b)
+	prev := chat.NewID()
+	for i := range 10_000 { // many fall in the same millisecond
+		if i == 5000 {
+			time.Sleep(2 * time.Millisecond)
+		}
+		id := chat.NewID()
+		if len(id) != 32 || id <= prev {
+			t.Fatalf("NewID #%d = %q after %q; want 32 hex chars, strictly increasing", i, id, prev)
+		}
+		prev = id
 	}
 }

@@ -92,8 +92,10 @@ func (s *Store) Sessions(ctx context.Context) ([]chat.Session, error) {
 }
 
 // UpdateSession applies fn to the stored session inside one write
-// transaction and stores the result with a fresh UpdatedAt. If fn returns an
-// error nothing is written. The id and creation time cannot be changed.
+// transaction. If fn returns an error nothing is written. The id and
+// creation time cannot be changed. UpdatedAt is the time of the last
+// message (AppendMessage and PutMessage move it), so settings changes such as
+// a rename or a tool toggle do not reorder the session list.
 func (s *Store) UpdateSession(ctx context.Context, id string, fn func(*chat.Session) error) (chat.Session, error) {
 	var sess chat.Session
 	err := s.update(ctx, func(tx *bolt.Tx) error {
@@ -110,7 +112,6 @@ func (s *Store) UpdateSession(ctx context.Context, id string, fn func(*chat.Sess
 			return err
 		}
 		sess.ID, sess.CreatedAt = id, created
-		sess.UpdatedAt = later(now(), sess.UpdatedAt)
 		return putJSON(b, []byte(id), sess)
 	})
 	if err != nil {

@@ -52,16 +52,22 @@ func TestSessionsCRUD(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if renamed.ID != a.ID || renamed.Title != "Renamed" || !renamed.UpdatedAt.After(a.UpdatedAt) {
-		t.Errorf("UpdateSession = %+v; want same id, new title, later UpdatedAt than %v", renamed, a.UpdatedAt)
+	if renamed.ID != a.ID || renamed.Title != "Renamed" || !renamed.UpdatedAt.Equal(a.UpdatedAt) {
+		t.Errorf("UpdateSession = %+v; want same id, new title, UpdatedAt unchanged (%v)", renamed, a.UpdatedAt)
 	}
-
 	list, err := s.Sessions(ctx)
 	if err != nil {
 		t.Fatal(err)
 	}
+	if got := titles(list); !reflect.DeepEqual(got, []string{"Second", "Renamed"}) {
+		t.Errorf("Sessions order after a rename = %v; want it unchanged (newest activity first)", got)
+	}
+	if _, err := s.AppendMessage(ctx, a.ID, chat.Message{Role: chat.RoleUser}); err != nil {
+		t.Fatal(err)
+	}
+	list, _ = s.Sessions(ctx)
 	if got := titles(list); !reflect.DeepEqual(got, []string{"Renamed", "Second"}) {
-		t.Errorf("Sessions order = %v; want most recently updated first", got)
+		t.Errorf("Sessions order after a message = %v; want the active session first", got)
 	}
 	got, err := s.Session(ctx, b.ID)
 	if err != nil || !reflect.DeepEqual(got, b) {
