@@ -1,0 +1,91 @@
+package agent
+
+import (
+	"errors"
+	"log/slog"
+	"time"
+
+	"maestro/backend/chat"
+	"maestro/backend/providers"
+)
+
+// Defaults.
+const (
+	DefaultMaxSteps        = 25
+	DefaultParallelTools   = 4
+	DefaultCheckpointEvery = time.Second
+)
+
+// Statuses the agent stores besides chat's own. A superseded message is an
+// attempt that was abandoned (Apply now, or a failure that was retried): it
+// stays in the store for the record but is never sent to a model again.
+const StatusSuperseded chat.Status = "superseded"
+
+// ErrStepLimit ends a turn that reached the step cap without a final
+// answer. Retrying the turn lets the agent continue where it stopped.
+var ErrStepLimit = errors.New("step limit reached")
+
+// Agent runs turns. It holds only its dependencies and settings, so one
+// Agent serves any number of concurrent runs (on different sessions: two
+// runs on one session would interleave their messages; the app prevents
+// that).
+type Agent struct {
+	store    Store
+	models   Models
+	tools    Tools
+	approver Approver
+
+	reauth          Reauthorizer
+	maxSteps        int
+	parallel        int
+	retry           providers.RetryPolicy
+	clock           Clock
+	checkpointEvery time.Duration
+	log             *slog.Logger
+}
+
+// Option configures an Agent.
+type Option func(*Agent)
+
+// WithMaxSteps sets the step cap (model requests per turn, default 25).
+func WithMaxSteps(n int) Option { return func(a *Agent) { a.maxSteps = n } }
+
+// WithParallelTools bounds how many tool calls of one step run at once
+// (default 4).
+func WithParallelTools(n int) Option { return func(a *Agent) { a.parallel = n } }
+
+// WithRetry sets the retry policy (default providers.DefaultRetry).
+func WithRetry(p providers.RetryPolicy) Option { return func(a *Agent) { a.retry = p } }
+
+// WithReauthorizer enables "refresh once, then retry" after a 401.
+func WithReauthorizer(r Reauthorizer) Option { return func(a *Agent) { a.reauth = r } }
+
+// WithClock replaces the real clock (tests).
+func WithClock(c Clock) Option { return func(a *Agent) { a.clock = c } }
+
+// WithCheckpointEvery sets how often partial text is written while a reply
+// streams (default one second).
+func WithCheckpointEvery(d time.Duration) Option { return func(a *Agent) { a.checkpointEvery = d } }
+
+// WithLogger receives one line per model request and per tool call.
+func WithLogger(l *slog.Logger) Option { return func(a *Agent) { a.log = l } }
+
+// New returns an Agent. approver may be nil only if every session allows
+// or denies all tools; a call that needs asking is then denied.
+func New(st Store, models Models, tools Tools, approver Approver, opts ...Option) *Agent {
+	a := &Agent{
+		store: st, models: models, tools: tools, approver: approver,
+		maxSteps:        DefaultMaxSteps,
+		parallel:        DefaultParallelTools,
+		retry:           providers.DefaultRetry,
+		clock:           realClock{},
+		checkpointEvery: DefaultCheckpointEvery,
+		log:             slog.New(slog.DiscardHandler),
+	}
+	for _, o := range opts {
+		o(a)
+	}
+	a.maxSteps = max(a.maxSteps, 1)
+	a.parallel = max(a.parallel, 1)
+	return a
+}

@@ -1,0 +1,157 @@
+package agent_test
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+	"testing"
+	"time"
+
+	"maestro/backend/agent"
+	"maestro/backend/chat"
+	"maestro/backend/providers"
+	"maestro/backend/providers/fake"
+)
+
+func TestRetryableErrorsRetry(t *testing.T) {
+	t.Parallel()
+	for _, scripted := range []string{"429", "529", "server", "stream_error"} {
+		for _, p := range allProviders {
+			t.Run(scripted+"/"+p, func(t *testing.T) {
+				t.Parallel()
+				h := newHarness(t, p)
+				h.script(p).Push(fake.Reply{Error: scripted, RetryAfter: 1, Text: "lost words"}, fake.Reply{Text: "made it"})
+				sink := &recSink{}
+				if _, err := h.run(t.Context(), user("try"), sink); err != nil {
+					t.Fatalf("Run: %v", err)
+				}
+				retries := eventsOf[agent.Retrying](sink)
+				if len(retries) != 1 || retries[0].Attempt != 2 || retries[0].Err == nil {
+					t.Fatalf("Retrying events %+v, want one before attempt 2", retries)
+				}
+				if slept := h.clock.slept(); len(slept) != 1 || slept[0] <= 0 || slept[0] > providers.DefaultRetry.MaxWait {
+					t.Errorf("slept %v, want one short backoff", slept)
+				}
+				if scripted == "429" && h.clock.slept()[0] < time.Second {
+					t.Errorf("slept %v, want at least the 1 s retry-after", h.clock.slept())
+				}
+				msgs := h.messages()
+				if got := roles(msgs); got != "user,assistant" || msgs[1].Text() != "made it" {
+					t.Errorf("stored %s %q, want the retried reply only", got, msgs[len(msgs)-1].Text())
+				}
+				if n := len(h.script(p).Requests()); n != 2 {
+					t.Errorf("%d requests, want 2", n)
+				}
+			})
+		}
+	}
+}
+
+func TestUsageLimitEndsTurnWithResetTime(t *testing.T) {
+	t.Parallel()
+	for _, p := range allProviders {
+		t.Run(p, func(t *testing.T) {
+			t.Parallel()
+			h := newHarness(t, p)
+			h.script(p).Push(fake.Reply{Error: "usage_limit", RetryAfter: 7200})
+			sink := &recSink{}
+			_, err := h.run(t.Context(), user("more please"), sink)
+			he, ok := providers.AsHTTPError(err)
+			if !ok {
+				t.Fatalf("Run error = %v, want the provider's limit", err)
+			}
+			fin := sink.finished()
+			if fin.Canceled || fin.RetryAt.IsZero() || time.Until(fin.RetryAt) < time.Hour {
+				t.Errorf("RunFinished = %+v, want RetryAt about two hours ahead", fin)
+			}
+			if !strings.Contains(err.Error(), "resets at") {
+				t.Errorf("error %q does not show the reset time (kind %s)", err, he.Kind)
+			}
+			if n := len(h.clock.slept()); n != 0 {
+				t.Errorf("slept %d times, want no retry", n)
+			}
+			msgs := h.messages()
+			last := msgs[len(msgs)-1]
+			if last.Status != chat.StatusFailed || last.Error != err.Error() {
+				t.Errorf("last stored message = %+v, want the failure", last)
+			}
+			// The failed turn can be retried once the limit resets.
+			h.script(p).Push(fake.Reply{Text: "back"})
+			if _, err := h.run(t.Context(), agent.RunInput{Retry: true}, nil); err != nil {
+				t.Fatalf("Retry: %v", err)
+			}
+			if got := roles(h.messages()); got != "user,assistant,assistant" {
+				t.Errorf("stored %s after the retry", got)
+			}
+			h.requests(p) // the retried request is accepted
+		})
+	}
+}
+
+func TestUnauthorizedReauthorizesOnce(t *testing.T) {
+	t.Parallel()
+	for _, p := range allProviders {
+		t.Run(p, func(t *testing.T) {
+			t.Parallel()
+			h := newHarness(t, p)
+			h.script(p).Push(fake.Reply{Error: "401"}, fake.Reply{Text: "refreshed"})
+			if _, err := h.run(t.Context(), user("hi"), nil); err != nil {
+				t.Fatalf("Run: %v", err)
+			}
+			if n := h.reauth.count(p); n != 1 {
+				t.Errorf("reauthorized %d times, want 1", n)
+			}
+			// A second 401 after the refresh asks for a sign-in.
+			h.script(p).Push(fake.Reply{Error: "401"}, fake.Reply{Error: "401"})
+			_, err := h.run(t.Context(), user("again"), nil)
+			if !errors.Is(err, chat.ErrAuthRequired) {
+				t.Errorf("Run error = %v, want ErrAuthRequired", err)
+			}
+			if n := h.reauth.count(p); n != 2 {
+				t.Errorf("reauthorized %d times in all, want 2", n)
+			}
+		})
+	}
+}
+
+func TestContextTooLargeDropsOldestTurns(t *testing.T) {
+	t.Parallel()
+	for _, p := range allProviders {
+		t.Run(p, func(t *testing.T) {
+			t.Parallel()
+			h := newHarness(t, p)
+			// Four earlier turns, each with a tool call and its result.
+			for i := range 4 {
+				h.script(p).Push(
+					fake.Reply{ToolCalls: []fake.ToolCall{call("srv__echo", fmt.Sprintf(`{"x":%d}`, i))}},
+					fake.Reply{Text: fmt.Sprintf("answer-%d", i)},
+				)
+				if _, err := h.run(t.Context(), user(fmt.Sprintf("question-%d", i)), nil); err != nil {
+					t.Fatal(err)
+				}
+			}
+			before := h.messages()
+			h.script(p).Push(fake.Reply{Error: "context_too_large"}, fake.Reply{Text: "fits now"})
+			sink := &recSink{}
+			if _, err := h.run(t.Context(), user("question-4"), sink); err != nil {
+				t.Fatalf("Run: %v", err)
+			}
+			reqs := h.requests(p) // accepted: every call still has its result
+			body := string(reqs[len(reqs)-1].Body)
+			if strings.Contains(body, "question-0") || !strings.Contains(body, "question-3") || !strings.Contains(body, "question-4") {
+				t.Errorf("trimmed request should leave out the oldest turn only: %s", body)
+			}
+			if n := strings.Count(body, resultShape[p]); n < 3 {
+				t.Errorf("trimmed request has %d results, want the 3 kept turns' results", n)
+			}
+			if r := eventsOf[agent.Retrying](sink); len(r) != 1 || r[0].Reason != "context_too_large" {
+				t.Errorf("Retrying events %+v", r)
+			}
+			// The stored history is untouched.
+			after := h.messages()
+			if len(after) != len(before)+2 || after[0].Text() != "question-0" {
+				t.Errorf("stored history changed: %d → %d messages", len(before), len(after))
+			}
+		})
+	}
+}

@@ -1,0 +1,206 @@
+package agent
+
+import (
+	"encoding/json"
+	"time"
+
+	"maestro/backend/chat"
+)
+
+// Sink receives a run's events. The agent serialises its calls: Emit is
+// never called concurrently for one run, and never after Run returns. Emit
+// runs on the streaming path, so it must not block for long (the app
+// batches and forwards). Exactly one RunFinished reaches the sink per Run
+// call, as the last event.
+type Sink interface{ Emit(Event) }
+
+// SinkFunc adapts a function to Sink.
+type SinkFunc func(Event)
+
+// Emit calls f(ev).
+func (f SinkFunc) Emit(ev Event) { f(ev) }
+
+// Event is one thing that happened in a run. The set is sealed; every
+// event carries the RunID the app gave the run (see RunIDOf).
+type Event interface{ isEvent() }
+
+// RunStarted is the first event of every run.
+type RunStarted struct {
+	RunID     string
+	SessionID string
+}
+
+// StepStarted is sent right before each model request: once per step, and
+// again for every retried or restarted attempt of that step.
+type StepStarted struct {
+	RunID string
+	// Step counts model requests of the turn from 1; Attempt counts tries
+	// of this step from 1.
+	Step, Attempt int
+	// MessageID is the id the assistant message of this attempt gets.
+	MessageID     string
+	Provider      string
+	Model         string
+	ToolsRevision int64
+	ToolCount     int
+}
+
+// TextDelta is a piece of the reply's visible text.
+type TextDelta struct {
+	RunID string
+	Text  string
+}
+
+// ReasoningDelta is a piece of the model's thinking.
+type ReasoningDelta struct {
+	RunID string
+	Text  string
+}
+
+// ToolCallStarted announces a tool call while its arguments still stream.
+// CallID is the canonical id the call keeps forever. Name is canonical
+// (server.tool) when the overlay knows the exposed name, else the name the
+// model used (the call then fails as an unknown tool).
+type ToolCallStarted struct {
+	RunID  string
+	CallID string
+	Name   string
+	Server string
+}
+
+// ToolCallArgs is a fragment of a call's JSON arguments, for display.
+type ToolCallArgs struct {
+	RunID    string
+	CallID   string
+	Fragment string
+}
+
+// ApprovalNeeded is sent right before the Approver is asked about a call,
+// so the UI can show the card with its arguments.
+type ApprovalNeeded struct {
+	RunID     string
+	CallID    string
+	Name      string
+	Server    string
+	Arguments json.RawMessage
+}
+
+// ToolCallRunning is sent when a call is handed to Tools.Call, with its
+// complete arguments.
+type ToolCallRunning struct {
+	RunID     string
+	CallID    string
+	Name      string
+	Arguments json.RawMessage
+}
+
+// ToolCallProgress relays a server's progress notification. Total is 0
+// when unknown.
+type ToolCallProgress struct {
+	RunID           string
+	CallID          string
+	Progress, Total float64
+	Message         string
+}
+
+// ToolCallLog relays a server's log line during a call.
+type ToolCallLog struct {
+	RunID   string
+	CallID  string
+	Level   string
+	Message string
+}
+
+// ToolCallFinished carries a call's result envelope: success, a tool
+// error, a denial, an unknown tool or a recovered panic alike.
+type ToolCallFinished struct {
+	RunID    string
+	CallID   string
+	Result   chat.ToolResult
+	Duration time.Duration
+}
+
+// MessageSaved is sent when a message reaches the store in its final state
+// for this run (streaming checkpoints are not announced).
+type MessageSaved struct {
+	RunID     string
+	MessageID string
+	Seq       uint64
+	Role      chat.Role
+	Status    chat.Status
+}
+
+// Retrying is sent when an attempt is abandoned and the step is tried
+// again: the UI discards the partial reply it showed for that attempt.
+// Reason is a short word (rate_limit, overloaded, server, stream, auth,
+// context_too_large, apply_now) and Err the failure, if any.
+type Retrying struct {
+	RunID   string
+	Step    int
+	Attempt int // the attempt about to start
+	Delay   time.Duration
+	Reason  string
+	Err     error
+}
+
+// RunFinished is the one terminal event of a run. Err is nil for a
+// finished turn; Canceled is set when the user stopped it (Err then wraps
+// context.Canceled). RetryAt, when set, is when a rate or usage limit that
+// ended the turn resets. Usage adds up every completed model response.
+type RunFinished struct {
+	RunID    string
+	Err      error
+	Canceled bool
+	Usage    chat.Usage
+	RetryAt  time.Time
+}
+
+func (RunStarted) isEvent()       {}
+func (StepStarted) isEvent()      {}
+func (TextDelta) isEvent()        {}
+func (ReasoningDelta) isEvent()   {}
+func (ToolCallStarted) isEvent()  {}
+func (ToolCallArgs) isEvent()     {}
+func (ApprovalNeeded) isEvent()   {}
+func (ToolCallRunning) isEvent()  {}
+func (ToolCallProgress) isEvent() {}
+func (ToolCallLog) isEvent()      {}
+func (ToolCallFinished) isEvent() {}
+func (MessageSaved) isEvent()     {}
+func (Retrying) isEvent()         {}
+func (RunFinished) isEvent()      {}
+
+// RunIDOf returns the run id of any event.
+func RunIDOf(ev Event) string {
+	switch e := ev.(type) {
+	case RunStarted:
+		return e.RunID
+	case StepStarted:
+		return e.RunID
+	case TextDelta:
+		return e.RunID
+	case ReasoningDelta:
+		return e.RunID
+	case ToolCallStarted:
+		return e.RunID
+	case ToolCallArgs:
+		return e.RunID
+	case ApprovalNeeded:
+		return e.RunID
+	case ToolCallRunning:
+		return e.RunID
+	case ToolCallProgress:
+		return e.RunID
+	case ToolCallLog:
+		return e.RunID
+	case ToolCallFinished:
+		return e.RunID
+	case MessageSaved:
+		return e.RunID
+	case Retrying:
+		return e.RunID
+	case RunFinished:
+		return e.RunID
+	}
+	return ""
+}

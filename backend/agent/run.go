@@ -1,0 +1,271 @@
+package agent
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"runtime/debug"
+	"sync"
+	"time"
+
+	"maestro/backend/chat"
+	"maestro/backend/providers"
+)
+
+// RunInput is one turn to run.
+type RunInput struct {
+	// RunID is the app's id for this run; every event carries it and the
+	// messages the run writes record it.
+	RunID     string
+	SessionID string
+	// Text and Files are the user's message. Both are empty with Retry.
+	Text  string
+	Files []chat.FilePart
+	// Retry runs the session's last turn again without a new user message:
+	// after a failed turn, or one that reached the step cap.
+	Retry bool
+	// Control, if set, lets the app call ApplyNow while the run streams.
+	Control *Control
+}
+
+// RunResult sums up a run that returned.
+type RunResult struct {
+	// Steps is how many model steps the turn took.
+	Steps int
+	Usage chat.Usage
+}
+
+// run is the state of one Run call, owned by its goroutine; only the tool
+// results recorder (execute.go) is shared with tool goroutines.
+type run struct {
+	a    *Agent
+	in   RunInput
+	ctl  *Control
+	sink *syncSink
+
+	// history mirrors the session's stored messages, including those this
+	// run wrote; requests are rendered from it.
+	history  []chat.Message
+	promptID string
+	// drop is how many of the oldest turns the context view leaves out
+	// since the provider said the context was too large.
+	drop  int
+	steps int
+	usage chat.Usage
+}
+
+// Run runs one turn: it persists the user's message (unless in.Retry), then
+// loops model step → tool calls until a step has no tool calls, the step
+// cap is reached, the turn fails or ctx is cancelled (the user's Stop). It
+// returns when the turn is over, with everything received persisted. Every
+// call, failed validation included, emits RunStarted first and exactly one
+// RunFinished last; the returned error is RunFinished.Err.
+func (a *Agent) Run(ctx context.Context, in RunInput, sink Sink) (res RunResult, err error) {
+	r := &run{a: a, in: in, ctl: in.Control, sink: &syncSink{s: sink}}
+	if r.ctl == nil {
+		r.ctl = &Control{}
+	}
+	defer func() {
+		if p := recover(); p != nil {
+			a.log.ErrorContext(ctx, "agent: run panicked", "run", in.RunID, "panic", p, "stack", string(debug.Stack()))
+			err = fmt.Errorf("agent: run %s: internal error: %v", in.RunID, p)
+			r.failMarker(ctx, err)
+		}
+		fin := RunFinished{RunID: in.RunID, Err: err, Usage: r.usage}
+		fin.Canceled = err != nil && ctx.Err() != nil
+		fin.RetryAt = retryAt(err, a.clock.Now())
+		r.sink.finish(fin)
+		res = RunResult{Steps: r.steps, Usage: r.usage}
+	}()
+	r.emit(RunStarted{RunID: in.RunID, SessionID: in.SessionID})
+	return res, r.turn(ctx)
+}
+
+func (r *run) emit(ev Event) { r.sink.Emit(ev) }
+
+func (r *run) turn(ctx context.Context) error {
+	history, err := r.a.store.Messages(ctx, r.in.SessionID)
+	if err != nil {
+		return fmt.Errorf("agent: load history: %w", err)
+	}
+	r.history = history
+	if r.in.Retry {
+		if err := checkRetry(sendableHistory(history)); err != nil {
+			return err
+		}
+	} else if err := r.saveUserMessage(ctx); err != nil {
+		return err
+	}
+	r.promptID = r.history[lastUserMessage(r.history)].ID
+	for step := 1; ; step++ {
+		if step > r.a.maxSteps {
+			err := chat.E(ErrStepLimit, "the agent stopped after %d steps without a final answer; retry the turn to let it continue", r.a.maxSteps)
+			r.failMarker(ctx, err)
+			return err
+		}
+		r.steps = step
+		at, err := r.step(ctx, step)
+		if err != nil {
+			return err
+		}
+		if len(at.asm.calls) == 0 {
+			return nil
+		}
+		if err := r.runTools(ctx, at); err != nil {
+			return err
+		}
+	}
+}
+
+func (r *run) saveUserMessage(ctx context.Context) error {
+	if r.in.Text == "" && len(r.in.Files) == 0 {
+		return chat.E(chat.ErrInvalid, "the message is empty")
+	}
+	var parts chat.Parts
+	if r.in.Text != "" {
+		parts = append(parts, chat.TextPart{Text: r.in.Text})
+	}
+	for _, f := range r.in.Files {
+		parts = append(parts, f)
+	}
+	m, err := r.a.store.AppendMessage(context.WithoutCancel(ctx), r.in.SessionID, chat.Message{
+		Role: chat.RoleUser, Parts: parts, RunID: r.in.RunID, Status: chat.StatusComplete,
+	})
+	if err != nil {
+		return fmt.Errorf("agent: save the user message: %w", err)
+	}
+	r.history = append(r.history, m)
+	r.emit(MessageSaved{RunID: r.in.RunID, MessageID: m.ID, Seq: m.Seq, Role: m.Role, Status: m.Status})
+	return nil
+}
+
+// checkRetry refuses to retry a turn that ended with a final reply.
+func checkRetry(msgs []chat.Message) error {
+	if lastUserMessage(msgs) < 0 {
+		return chat.E(chat.ErrInvalid, "the session has no message to answer")
+	}
+	if last := msgs[len(msgs)-1]; last.Role == chat.RoleAssistant && len(last.ToolCalls()) == 0 {
+		return chat.E(chat.ErrInvalid, "the last turn already has its reply; there is nothing to retry")
+	}
+	return nil
+}
+
+// stepState is what a step remembers across its attempts.
+type stepState struct {
+	retries  int
+	reauthed bool
+}
+
+// step runs one model request to completion, retrying or restarting it as
+// the failure calls for. On success the assistant message is persisted
+// complete. On failure or Stop, what was received is persisted (failed or
+// canceled) and the returned error ends the turn.
+func (r *run) step(ctx context.Context, step int) (*attempt, error) {
+	var st stepState
+	for n := 1; ; n++ {
+		at, err := r.attempt(ctx, step, n)
+		if err == nil {
+			return at, nil
+		}
+		if ctx.Err() != nil {
+			r.settleStopped(ctx, at)
+			return nil, stopped(ctx)
+		}
+		reason, delay, final := r.retryable(ctx, err, &st, at)
+		if reason == "" {
+			r.settleFailed(ctx, at, final)
+			return nil, final
+		}
+		r.supersede(ctx, at)
+		r.emit(Retrying{RunID: r.in.RunID, Step: step, Attempt: n + 1, Delay: delay, Reason: reason, Err: err})
+		if delay > 0 {
+			if err := r.a.clock.Sleep(ctx, delay); err != nil {
+				return nil, stopped(ctx)
+			}
+		}
+	}
+}
+
+// retryable decides what a failed attempt calls for: a reason to try
+// again (with a delay), or "" and the error that ends the turn (err, or
+// err with what went wrong while handling it).
+func (r *run) retryable(ctx context.Context, err error, st *stepState, at *attempt) (string, time.Duration, error) {
+	if errors.Is(err, ErrApplyNow) {
+		return "apply_now", 0, nil
+	}
+	he, ok := providers.AsHTTPError(err)
+	if !ok {
+		return "", 0, err
+	}
+	switch he.Kind {
+	case providers.KindAuth:
+		if r.a.reauth == nil || st.reauthed || at == nil {
+			return "", 0, err
+		}
+		st.reauthed = true
+		if rerr := r.a.reauth.Reauthorize(ctx, at.sess.Provider); rerr != nil {
+			return "", 0, fmt.Errorf("%w (refreshing the sign-in failed: %w)", err, rerr)
+		}
+		return "auth", 0, nil
+	case providers.KindContextTooLarge:
+		n, ok := nextDrop(r.drop, droppableTurns(sendableHistory(r.history)))
+		if !ok {
+			return "", 0, err
+		}
+		r.drop = n
+		return "context_too_large", 0, nil
+	}
+	delay, ok := r.a.retry.Delay(err, st.retries)
+	if !ok {
+		return "", 0, err
+	}
+	st.retries++
+	return string(he.Kind), delay, nil
+}
+
+// stopped is the error of a turn the user stopped.
+func stopped(ctx context.Context) error {
+	return fmt.Errorf("agent: turn stopped: %w", ctx.Err())
+}
+
+// retryAt is when a limit that ended the turn resets, if the error says.
+func retryAt(err error, now time.Time) time.Time {
+	he, ok := providers.AsHTTPError(err)
+	switch {
+	case !ok:
+		return time.Time{}
+	case !he.ResetAt.IsZero():
+		return he.ResetAt
+	case he.RetryAfter > 0:
+		return now.Add(he.RetryAfter)
+	}
+	return time.Time{}
+}
+
+// syncSink serialises a run's events and drops any after the terminal one.
+type syncSink struct {
+	mu   sync.Mutex
+	s    Sink
+	done bool
+}
+
+func (s *syncSink) Emit(ev Event) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.done || s.s == nil {
+		return
+	}
+	s.s.Emit(ev)
+}
+
+func (s *syncSink) finish(ev RunFinished) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.done {
+		return
+	}
+	s.done = true
+	if s.s != nil {
+		s.s.Emit(ev)
+	}
+}

@@ -1,0 +1,175 @@
+package agent
+
+import (
+	"context"
+	"strings"
+	"time"
+
+	"maestro/backend/chat"
+)
+
+// Tools is the session's live tool set as the agent uses it (implemented by
+// the MCP registry and supervisor).
+type Tools interface {
+	// Overlay returns the tools to declare to provider for the session's
+	// next request. used lists canonical tool names the session's history
+	// called, most recent first, for registries that must choose within a
+	// provider's tool budget.
+	Overlay(ctx context.Context, sessionID, provider string, used []string) (Overlay, error)
+	// Call runs one tool call. It never fails: every failure, cancellation
+	// included, is a result with Successful false. When ctx is cancelled it
+	// cancels the call on the server (notifications/cancelled) and returns
+	// promptly. report relays progress and log notifications; it may be
+	// called from any goroutine until Call returns, and is ignored after
+	// that.
+	Call(ctx context.Context, req CallRequest, report func(ToolUpdate)) chat.ToolResult
+}
+
+// CallRequest is one approved tool call to run.
+type CallRequest struct {
+	RunID     string
+	SessionID string
+	// Provider is the provider of the step that made the call (the
+	// built-in search_tools describes tools by this provider's names).
+	Provider string
+	// Call has the canonical id, the canonical name (server.tool) and the
+	// complete arguments.
+	Call   chat.ToolCall
+	Server string
+}
+
+// Overlay is a session's tools as declared to one provider at one
+// revision.
+type Overlay struct {
+	Revision int64
+	// Tools are declared in the request, already named and shaped for the
+	// provider.
+	Tools []chat.Tool
+	// Names maps canonical names to exposed names, for every tool the
+	// session knows (declared or not), so history renders with them.
+	Names map[string]string
+	// Resolve maps an exposed name the model called back to its tool. When
+	// nil, the declared Tools are searched (and no tool is read-only).
+	Resolve func(exposed string) (ToolInfo, bool)
+}
+
+// ToolInfo is what the agent needs to know about a tool the model called.
+type ToolInfo struct {
+	Canonical string
+	Server    string
+	// ReadOnly tools (MCP readOnlyHint) run without asking.
+	ReadOnly bool
+}
+
+// resolve maps an exposed name to its tool.
+func (o Overlay) resolve(exposed string) (ToolInfo, bool) {
+	if o.Resolve != nil {
+		return o.Resolve(exposed)
+	}
+	for _, t := range o.Tools {
+		if t.Name == exposed {
+			return ToolInfo{Canonical: t.Canonical, Server: serverOf(t.Canonical)}, true
+		}
+	}
+	return ToolInfo{}, false
+}
+
+func serverOf(canonical string) string {
+	server, _, ok := strings.Cut(canonical, ".")
+	if !ok {
+		return ""
+	}
+	return server
+}
+
+// ToolUpdate is a notification a server sent during a call: progress
+// (notifications/progress) or a log line (notifications/message).
+type ToolUpdate struct {
+	Kind UpdateKind
+	// Progress and Total (0 when unknown) for UpdateProgress.
+	Progress, Total float64
+	// Message is the progress message or the log text.
+	Message string
+	// Level is the log level for UpdateLog.
+	Level string
+}
+
+// UpdateKind says what a ToolUpdate carries.
+type UpdateKind int
+
+const (
+	UpdateProgress UpdateKind = iota
+	UpdateLog
+)
+
+// Approver asks the user whether a tool call may run. The app implements
+// it by showing the approval card and waiting for the answer; it returns
+// ctx's error when the run is stopped while it waits.
+type Approver interface {
+	Approve(ctx context.Context, req ApprovalRequest) (Decision, error)
+}
+
+// ApprovalRequest is one call awaiting the user's decision.
+type ApprovalRequest struct {
+	RunID     string
+	SessionID string
+	// Call has the canonical id and name and the complete arguments.
+	Call   chat.ToolCall
+	Server string
+}
+
+// Decision is the user's answer to an approval request.
+type Decision int
+
+const (
+	// Deny sends the model an error result saying the user declined.
+	Deny Decision = iota
+	// AllowOnce runs this call.
+	AllowOnce
+	// AlwaysAllow runs this call and adds the tool to the session's grants,
+	// so later calls of it run without asking.
+	AlwaysAllow
+)
+
+func (d Decision) String() string {
+	switch d {
+	case AllowOnce:
+		return "allow_once"
+	case AlwaysAllow:
+		return "always_allow"
+	}
+	return "deny"
+}
+
+// Store is the part of backend/store the agent uses; *store.Store
+// satisfies it.
+type Store interface {
+	Session(ctx context.Context, id string) (chat.Session, error)
+	UpdateSession(ctx context.Context, id string, fn func(*chat.Session) error) (chat.Session, error)
+	Messages(ctx context.Context, sessionID string) ([]chat.Message, error)
+	AppendMessage(ctx context.Context, sessionID string, msg chat.Message) (chat.Message, error)
+	PutMessage(ctx context.Context, sessionID string, msg chat.Message) error
+}
+
+// Clock is the agent's time source: checkpoint spacing, retry waits and
+// durations. Tests inject a fake one.
+type Clock interface {
+	Now() time.Time
+	// Sleep waits for d or until ctx ends, returning ctx's error then.
+	Sleep(ctx context.Context, d time.Duration) error
+}
+
+type realClock struct{}
+
+func (realClock) Now() time.Time { return time.Now() }
+
+func (realClock) Sleep(ctx context.Context, d time.Duration) error {
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-t.C:
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+}
