@@ -53,6 +53,9 @@ type App struct {
 	storeErr error
 
 	work sync.WaitGroup
+
+	// chat is set by EnableChat before startup and never changes after.
+	chat *chatState
 }
 
 // New returns an App that has not started yet.

@@ -99,10 +99,11 @@ func TestSendMessageAndReopen(t *testing.T) {
 	if _, err := a.SendMessage(s.ID, "  "); chat.Kind(err) != chat.KindInvalid {
 		t.Errorf("empty message: kind %q, want invalid", chat.Kind(err))
 	}
-	m, err := a.SendMessage(s.ID, "How do I pin a Go module version?\nMore detail.")
+	sent, err := a.SendMessage(s.ID, "How do I pin a Go module version?\nMore detail.")
 	if err != nil {
 		t.Fatal(err)
 	}
+	m := sent.Message
 	if m.Role != "user" || m.Seq != 1 || len(m.Parts) != 1 || m.Parts[0].Text == "" {
 		t.Errorf("SendMessage = %+v", m)
 	}

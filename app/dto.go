@@ -1,6 +1,7 @@
 package app
 
 import (
+	"strings"
 	"time"
 
 	"maestro/backend/chat"
@@ -45,14 +46,23 @@ type SessionDTO struct {
 	Provider string `json:"provider"`
 	Model    string `json:"model"`
 	// Times are Unix milliseconds.
-	CreatedAt int64 `json:"createdAt"`
-	UpdatedAt int64 `json:"updatedAt"`
+	CreatedAt     int64 `json:"createdAt"`
+	UpdatedAt     int64 `json:"updatedAt"`
+	ToolsRevision int64 `json:"toolsRevision"`
 }
 
-// PartDTO is one part of a message.
+// PartDTO is one part of a message; fields are set by Type: text and
+// reasoning carry Text; tool_call carries CallID, Name, Server, Arguments;
+// tool_result carries Result; file carries Name and MIMEType.
 type PartDTO struct {
-	Type string `json:"type"`
-	Text string `json:"text,omitempty"`
+	Type      string         `json:"type"`
+	Text      string         `json:"text,omitempty"`
+	CallID    string         `json:"callId,omitempty"`
+	Name      string         `json:"name,omitempty"`
+	Server    string         `json:"server,omitempty"`
+	Arguments string         `json:"arguments,omitempty"`
+	Result    *ToolResultDTO `json:"result,omitempty"`
+	MIMEType  string         `json:"mimeType,omitempty"`
 }
 
 // MessageDTO is a message as the chat pane shows it.
@@ -64,6 +74,9 @@ type MessageDTO struct {
 	Error     string    `json:"error,omitempty"`
 	Parts     []PartDTO `json:"parts"`
 	CreatedAt int64     `json:"createdAt"`
+	Provider  string    `json:"provider,omitempty"`
+	Model     string    `json:"model,omitempty"`
+	RunID     string    `json:"runId,omitempty"`
 }
 
 // SessionViewDTO is everything the chat pane needs to open a session.
@@ -88,7 +101,7 @@ func millis(t time.Time) int64 {
 func sessionDTO(s chat.Session) SessionDTO {
 	return SessionDTO{
 		ID: s.ID, Title: s.Title, Provider: s.Provider, Model: s.Model,
-		CreatedAt: millis(s.CreatedAt), UpdatedAt: millis(s.UpdatedAt),
+		CreatedAt: millis(s.CreatedAt), UpdatedAt: millis(s.UpdatedAt), ToolsRevision: s.ToolsRevision,
 	}
 }
 
@@ -101,6 +114,14 @@ func messageDTO(m chat.Message) MessageDTO {
 			dto.Text = p.Text
 		case chat.ReasoningPart:
 			dto.Text = p.Text
+		case chat.ToolCallPart:
+			dto.CallID, dto.Name, dto.Arguments = p.Call.ID, p.Call.Name, string(p.Call.Arguments)
+			dto.Server, _, _ = strings.Cut(p.Call.Name, ".")
+		case chat.ToolResultPart:
+			r := toolResultDTO(p.Result)
+			dto.CallID, dto.Name, dto.Result = p.Result.CallID, p.Result.Name, &r
+		case chat.FilePart:
+			dto.Name, dto.MIMEType = p.Name, p.MIMEType
 		}
 		parts = append(parts, dto)
 	}
@@ -110,6 +131,137 @@ func messageDTO(m chat.Message) MessageDTO {
 	}
 	return MessageDTO{
 		ID: m.ID, Seq: m.Seq, Role: string(m.Role), Status: status, Error: m.Error,
-		Parts: parts, CreatedAt: millis(m.CreatedAt),
+		Parts: parts, CreatedAt: millis(m.CreatedAt), Provider: m.Provider, Model: m.Model, RunID: m.RunID,
 	}
+}
+
+// SendResultDTO is what SendMessage returns: the stored user message and
+// the run that is producing the reply ("" when no reply is produced).
+type SendResultDTO struct {
+	RunID   string     `json:"runId"`
+	Message MessageDTO `json:"message"`
+}
+
+// ModelDTO is one model of a provider.
+type ModelDTO struct {
+	ID   string `json:"id"`
+	Name string `json:"name"`
+}
+
+// ProviderModelsDTO is one provider in the model picker.
+type ProviderModelsDTO struct {
+	Provider    string     `json:"provider"`
+	DisplayName string     `json:"displayName"`
+	Available   bool       `json:"available"`
+	Models      []ModelDTO `json:"models"`
+}
+
+// RunDTO is run:started.
+type RunDTO struct {
+	RunID     string `json:"runId"`
+	SessionID string `json:"sessionId"`
+}
+
+// StepDTO is run:step.
+type StepDTO struct {
+	RunID         string `json:"runId"`
+	SessionID     string `json:"sessionId"`
+	Step          int    `json:"step"`
+	Attempt       int    `json:"attempt"`
+	Provider      string `json:"provider"`
+	Model         string `json:"model"`
+	ToolsRevision int64  `json:"toolsRevision"`
+	ToolCount     int    `json:"toolCount"`
+}
+
+// RetryDTO is run:retrying.
+type RetryDTO struct {
+	RunID   string `json:"runId"`
+	Attempt int    `json:"attempt"`
+	DelayMS int64  `json:"delayMs"`
+	Reason  string `json:"reason"`
+}
+
+// UsageDTO counts tokens.
+type UsageDTO struct {
+	InputTokens  int64 `json:"inputTokens"`
+	OutputTokens int64 `json:"outputTokens"`
+}
+
+// FinishedDTO is run:finished, sent exactly once per run.
+type FinishedDTO struct {
+	RunID     string    `json:"runId"`
+	SessionID string    `json:"sessionId"`
+	Canceled  bool      `json:"canceled"`
+	Error     *ErrorDTO `json:"error,omitempty"`
+	RetryAt   int64     `json:"retryAt,omitempty"`
+	Usage     UsageDTO  `json:"usage"`
+}
+
+// ToolEventDTO carries the tool:* events; fields are set per event.
+type ToolEventDTO struct {
+	RunID      string         `json:"runId"`
+	CallID     string         `json:"callId"`
+	Name       string         `json:"name,omitempty"`
+	Server     string         `json:"server,omitempty"`
+	Fragment   string         `json:"fragment,omitempty"`
+	Arguments  string         `json:"arguments,omitempty"`
+	Progress   float64        `json:"progress,omitempty"`
+	Total      float64        `json:"total,omitempty"`
+	Message    string         `json:"message,omitempty"`
+	Level      string         `json:"level,omitempty"`
+	Text       string         `json:"text,omitempty"`
+	Result     *ToolResultDTO `json:"result,omitempty"`
+	DurationMS int64          `json:"durationMs,omitempty"`
+}
+
+// ApprovalDTO is approval:needed.
+type ApprovalDTO struct {
+	RunID     string `json:"runId"`
+	RequestID string `json:"requestId"`
+	CallID    string `json:"callId"`
+	Name      string `json:"name"`
+	Server    string `json:"server"`
+	Arguments string `json:"arguments"`
+}
+
+// SavedDTO is message:saved.
+type SavedDTO struct {
+	RunID     string     `json:"runId"`
+	SessionID string     `json:"sessionId"`
+	Message   MessageDTO `json:"message"`
+}
+
+// AttachmentDTO is an image, audio clip or resource of a tool result.
+type AttachmentDTO struct {
+	Type     string `json:"type"`
+	MIMEType string `json:"mimeType,omitempty"`
+	Data     string `json:"data,omitempty"`
+	URI      string `json:"uri,omitempty"`
+	Text     string `json:"text,omitempty"`
+	Name     string `json:"name,omitempty"`
+}
+
+// ToolResultDTO is a tool result envelope as the UI shows it.
+type ToolResultDTO struct {
+	CallID      string          `json:"callId"`
+	Name        string          `json:"name"`
+	Successful  bool            `json:"successful"`
+	Data        string          `json:"data,omitempty"`
+	Error       string          `json:"error,omitempty"`
+	Truncated   bool            `json:"truncated,omitempty"`
+	DurationMS  int64           `json:"durationMs,omitempty"`
+	Attachments []AttachmentDTO `json:"attachments,omitempty"`
+	Raw         string          `json:"raw,omitempty"`
+}
+
+func toolResultDTO(r chat.ToolResult) ToolResultDTO {
+	dto := ToolResultDTO{
+		CallID: r.CallID, Name: r.Name, Successful: r.Successful, Data: string(r.Data), Error: r.Error,
+		Truncated: r.Truncated, DurationMS: r.DurationMS, Raw: string(r.Raw),
+	}
+	for _, at := range r.Attachments {
+		dto.Attachments = append(dto.Attachments, AttachmentDTO(at))
+	}
+	return dto
 }

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"maestro/backend/agent"
 	"maestro/backend/chat"
 	"maestro/backend/store"
 )
@@ -140,6 +141,9 @@ func (a *App) OpenSession(id string) (SessionViewDTO, error) {
 	}
 	view := SessionViewDTO{Session: sessionDTO(s), Messages: make([]MessageDTO, 0, len(msgs))}
 	for _, m := range msgs {
+		if m.Status == agent.StatusSuperseded {
+			continue // an abandoned attempt: never shown, never sent
+		}
 		view.Messages = append(view.Messages, messageDTO(m))
 	}
 	return view, nil
@@ -148,18 +152,26 @@ func (a *App) OpenSession(id string) (SessionViewDTO, error) {
 // maxMessageLen bounds one typed message (1 MiB of text).
 const maxMessageLen = 1 << 20
 
-// SendMessage persists the user's message. Until a provider is connected no
-// reply is produced; the message is kept and shown.
-func (a *App) SendMessage(sessionID, text string) (MessageDTO, error) {
+// SendMessage stores the user's message and starts a reply. It returns once
+// the message is stored; the reply streams as events. A chat without a usable
+// provider still keeps the message: the run then fails with a sign-in hint.
+func (a *App) SendMessage(sessionID, text string) (SendResultDTO, error) {
 	if strings.TrimSpace(text) == "" {
-		return MessageDTO{}, fmt.Errorf("the message is empty: %w", chat.ErrInvalid)
+		return SendResultDTO{}, fmt.Errorf("the message is empty: %w", chat.ErrInvalid)
 	}
 	if len(text) > maxMessageLen {
-		return MessageDTO{}, fmt.Errorf("the message is %d bytes, at most %d allowed: %w", len(text), maxMessageLen, chat.ErrInvalid)
+		return SendResultDTO{}, fmt.Errorf("the message is %d bytes, at most %d allowed: %w", len(text), maxMessageLen, chat.ErrInvalid)
+	}
+	if a.chat != nil {
+		runID, m, err := a.chat.startRun(sessionID, text, false)
+		if err != nil {
+			return SendResultDTO{}, err
+		}
+		return SendResultDTO{RunID: runID, Message: messageDTO(*m)}, nil
 	}
 	st, ctx, cancel, err := a.ready()
 	if err != nil {
-		return MessageDTO{}, err
+		return SendResultDTO{}, err
 	}
 	defer cancel()
 	m, err := st.AppendMessage(ctx, sessionID, chat.Message{
@@ -167,21 +179,11 @@ func (a *App) SendMessage(sessionID, text string) (MessageDTO, error) {
 		Parts: chat.Parts{chat.TextPart{Text: text}},
 	})
 	if err != nil {
-		return MessageDTO{}, err
+		return SendResultDTO{}, err
 	}
-	// A session still called "New chat" takes its title from its first message.
-	_, err = st.UpdateSession(ctx, sessionID, func(s *chat.Session) error {
-		if s.Title != DefaultTitle {
-			return errUnchanged
-		}
-		s.Title = titleFrom(text)
-		return nil
-	})
-	if err != nil && !errors.Is(err, errUnchanged) {
-		a.log.Warn("title session from first message", "session", sessionID, "err", err)
-	}
+	a.titleFromFirstMessage(ctx, st, sessionID, text)
 	a.emit(EventSessionsChanged)
-	return messageDTO(m), nil
+	return SendResultDTO{Message: messageDTO(m)}, nil
 }
 
 var errUnchanged = errors.New("unchanged")

@@ -120,3 +120,23 @@ func touchSession(tx *bolt.Tx, sessionID string) error {
 	sess.UpdatedAt = later(now(), sess.UpdatedAt)
 	return putJSON(b, []byte(sessionID), sess)
 }
+
+// Message returns one message of a session by its sequence number.
+func (s *Store) Message(ctx context.Context, sessionID string, seq uint64) (chat.Message, error) {
+	var m chat.Message
+	err := s.view(ctx, func(tx *bolt.Tx) error {
+		b, err := sessionMessages(tx, sessionID, false)
+		if err != nil {
+			return err
+		}
+		if b == nil {
+			return fmt.Errorf("message %d: %w", seq, chat.ErrNotFound)
+		}
+		m, err = getJSON[chat.Message](b, seqKey(seq))
+		return err
+	})
+	if err != nil {
+		return chat.Message{}, fmt.Errorf("store: message %d of session %s: %w", seq, sessionID, err)
+	}
+	return m, nil
+}

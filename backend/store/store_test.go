@@ -192,6 +192,12 @@ func TestPutMessageCheckpoint(t *testing.T) {
 	if len(got) != 1 || got[0].Text() != "Hello" || got[0].Status != chat.StatusComplete {
 		t.Errorf("after checkpoint: %+v; want one complete message \"Hello\"", got)
 	}
+	if one, err := s.Message(ctx, sess.ID, m.Seq); err != nil || one.Text() != "Hello" {
+		t.Errorf("Message(%d) = %+v, %v; want the checkpointed message", m.Seq, one, err)
+	}
+	if _, err := s.Message(ctx, sess.ID, 99); !errors.Is(err, chat.ErrNotFound) {
+		t.Errorf("Message(99): got %v, want ErrNotFound", err)
+	}
 	if err := s.PutMessage(ctx, sess.ID, chat.Message{Seq: 99}); !errors.Is(err, chat.ErrNotFound) {
 		t.Errorf("put unknown seq: got %v, want ErrNotFound", err)
 	}

@@ -25,7 +25,8 @@ export const api = {
   deleteSession: (id: string) => call<void>(() => App.DeleteSession(id)),
   openSession: (id: string) =>
     call<SessionView>(() => App.OpenSession(id)).then((v) => ({...v, messages: v.messages ?? []})),
-  sendMessage: (sessionId: string, text: string) => call<Message>(() => App.SendMessage(sessionId, text)),
+  sendMessage: (sessionId: string, text: string) =>
+    call<{runId: string; message: Message}>(() => App.SendMessage(sessionId, text)).then((r) => r.message),
 }
 
 function hasRuntime(): boolean {

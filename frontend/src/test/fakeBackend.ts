@@ -79,7 +79,7 @@ export function installFakeBackend(opts: FakeOptions = {}) {
       const list = (state.messages[id] ??= [])
       const m = message(`m-${nextId++}`, list.length + 1, 'user', text)
       list.push(m)
-      return m
+      return {runId: '', message: m}
     }),
     KeychainStatus: vi.fn(async () => opts.keychain ?? {available: true, message: 'The system keychain is available.'}),
   }

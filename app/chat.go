@@ -1,0 +1,446 @@
+package app
+
+import (
+	"context"
+	"errors"
+	"sync"
+	"time"
+
+	"maestro/backend/agent"
+	"maestro/backend/chat"
+)
+
+// Chat event names (see the chat contract in frontend/src/api).
+const (
+	EventRunStarted    = "run:started"
+	EventRunStep       = "run:step"
+	EventRunRetrying   = "run:retrying"
+	EventRunFinished   = "run:finished"
+	EventToolStarted   = "tool:started"
+	EventToolArgs      = "tool:args"
+	EventToolRunning   = "tool:running"
+	EventToolProgress  = "tool:progress"
+	EventToolLog       = "tool:log"
+	EventToolFinished  = "tool:finished"
+	EventApproval      = "approval:needed"
+	EventMessageSaved  = "message:saved"
+	EventModelsChanged = "models:changed"
+)
+
+// ChatDeps is what the chat needs from the rest of Maestro. main wires it
+// with EnableChat before the app starts.
+type ChatDeps struct {
+	// Models builds the adapter for a provider from its stored credentials.
+	Models agent.Models
+	// Tools is the sessions' live MCP tools; nil means no tools (plain chat).
+	Tools agent.Tools
+	// Reauth forces a token refresh after a 401.
+	Reauth agent.Reauthorizer
+	// Catalog lists the providers, whether they have credentials, and their
+	// models.
+	Catalog func(ctx context.Context) []ProviderModelsDTO
+	Options []agent.Option
+}
+
+// EnableChat gives a the chat. It is a function rather than a method so
+// that Wails does not bind it.
+func EnableChat(a *App, deps ChatDeps) {
+	a.chat = &chatState{deps: deps, app: a, runs: map[string]*runState{}, approvals: map[string]pendingApproval{}}
+}
+
+// chatState holds the runs and pending approvals. mu guards the maps; a
+// run's goroutine is tracked in App.work and removes itself when done.
+type chatState struct {
+	deps ChatDeps
+	app  *App
+
+	agentOnce sync.Once
+	agent     *agent.Agent
+	bridgeMu  sync.Mutex
+	bridge    *bridge
+
+	mu        sync.Mutex
+	runs      map[string]*runState // by run id
+	approvals map[string]pendingApproval
+}
+
+type runState struct {
+	id, sessionID string
+	cancel        context.CancelFunc
+	control       *agent.Control
+}
+
+type pendingApproval struct {
+	runID  string
+	answer chan agent.Decision
+}
+
+// noTools is the Tools of a Maestro without connectors.
+type noTools struct{}
+
+func (noTools) Overlay(context.Context, string, string, []string) (agent.Overlay, error) {
+	return agent.Overlay{}, nil
+}
+
+func (noTools) Call(_ context.Context, req agent.CallRequest, _ func(agent.ToolUpdate)) chat.ToolResult {
+	return chat.ToolResult{CallID: req.Call.ID, Name: req.Call.Name, Error: "unknown tool " + req.Call.Name}
+}
+
+func (c *chatState) getAgent() (*agent.Agent, error) {
+	st, _, cancel, err := c.app.ready()
+	if err != nil {
+		return nil, err
+	}
+	cancel()
+	c.agentOnce.Do(func() {
+		tools := c.deps.Tools
+		if tools == nil {
+			tools = noTools{}
+		}
+		opts := append([]agent.Option{agent.WithLogger(c.app.log)}, c.deps.Options...)
+		if c.deps.Reauth != nil {
+			opts = append(opts, agent.WithReauthorizer(c.deps.Reauth))
+		}
+		c.agent = agent.New(st, c.deps.Models, tools, c, opts...)
+	})
+	return c.agent, nil
+}
+
+func (c *chatState) getBridge() *bridge {
+	c.bridgeMu.Lock()
+	defer c.bridgeMu.Unlock()
+	if c.bridge == nil {
+		c.bridge = newBridge(func(name string, data any) { c.app.emit(name, data) }, DeltaInterval)
+	}
+	return c.bridge
+}
+
+func (a *App) chatOrErr() (*chatState, error) {
+	if a.chat == nil {
+		return nil, chat.E(chat.ErrUnavailable, "chat is not available in this build")
+	}
+	return a.chat, nil
+}
+
+// startRun launches a run on its own goroutine. It returns once the user's
+// message is stored (or the run failed before that), so the caller can
+// show it.
+func (c *chatState) startRun(sessionID, text string, retry bool) (string, *chat.Message, error) {
+	ag, err := c.getAgent()
+	if err != nil {
+		return "", nil, err
+	}
+	c.app.mu.RLock()
+	root := c.app.root
+	c.app.mu.RUnlock()
+
+	c.mu.Lock()
+	for _, r := range c.runs {
+		if r.sessionID == sessionID {
+			c.mu.Unlock()
+			return "", nil, chat.E(chat.ErrConflict, "a reply is still running in this chat; stop it first")
+		}
+	}
+	ctx, cancel := context.WithCancel(root)
+	rs := &runState{id: chat.NewID(), sessionID: sessionID, cancel: cancel, control: &agent.Control{}}
+	c.runs[rs.id] = rs
+	c.mu.Unlock()
+
+	started := make(chan startResult, 1)
+	sink := &runSink{c: c, run: rs, started: started}
+	c.app.work.Add(1)
+	go func() {
+		defer c.app.work.Done()
+		defer c.finish(rs)
+		_, _ = ag.Run(ctx, agent.RunInput{RunID: rs.id, SessionID: sessionID, Text: text, Retry: retry, Control: rs.control}, sink)
+	}()
+	if retry {
+		return rs.id, nil, nil
+	}
+	res := <-started
+	return rs.id, res.msg, res.err
+}
+
+type startResult struct {
+	msg *chat.Message
+	err error
+}
+
+func (c *chatState) finish(rs *runState) {
+	rs.cancel()
+	c.mu.Lock()
+	delete(c.runs, rs.id)
+	for id, p := range c.approvals {
+		if p.runID == rs.id {
+			delete(c.approvals, id)
+		}
+	}
+	c.mu.Unlock()
+}
+
+// Approve implements agent.Approver: it asks the UI and waits for
+// AnswerApproval, or for the run to stop.
+func (c *chatState) Approve(ctx context.Context, req agent.ApprovalRequest) (agent.Decision, error) {
+	id := chat.NewID()
+	answer := make(chan agent.Decision, 1)
+	c.mu.Lock()
+	c.approvals[id] = pendingApproval{runID: req.RunID, answer: answer}
+	c.mu.Unlock()
+	defer func() {
+		c.mu.Lock()
+		delete(c.approvals, id)
+		c.mu.Unlock()
+	}()
+	c.getBridge().Event(req.RunID, EventApproval, ApprovalDTO{
+		RunID: req.RunID, RequestID: id, CallID: req.Call.ID, Name: req.Call.Name,
+		Server: req.Server, Arguments: string(req.Call.Arguments),
+	})
+	select {
+	case d := <-answer:
+		return d, nil
+	case <-ctx.Done():
+		return agent.Deny, ctx.Err()
+	}
+}
+
+// runSink turns agent events into UI events. The agent serialises Emit
+// calls of one run.
+type runSink struct {
+	c       *chatState
+	run     *runState
+	started chan startResult
+	once    sync.Once
+}
+
+func (s *runSink) signal(r startResult) { s.once.Do(func() { s.started <- r }) }
+
+func (s *runSink) Emit(ev agent.Event) {
+	b := s.c.getBridge()
+	id := s.run.id
+	switch e := ev.(type) {
+	case agent.RunStarted:
+		b.Event(id, EventRunStarted, RunDTO{RunID: id, SessionID: e.SessionID})
+	case agent.StepStarted:
+		b.Event(id, EventRunStep, StepDTO{RunID: id, SessionID: s.run.sessionID, Step: e.Step, Attempt: e.Attempt,
+			Provider: e.Provider, Model: e.Model, ToolsRevision: e.ToolsRevision, ToolCount: e.ToolCount})
+	case agent.TextDelta:
+		b.Delta(id, "text", e.Text)
+	case agent.ReasoningDelta:
+		b.Delta(id, "reasoning", e.Text)
+	case agent.Retrying:
+		b.Event(id, EventRunRetrying, RetryDTO{RunID: id, Attempt: e.Attempt, DelayMS: e.Delay.Milliseconds(), Reason: e.Reason})
+	case agent.ToolCallStarted:
+		b.Event(id, EventToolStarted, ToolEventDTO{RunID: id, CallID: e.CallID, Name: e.Name, Server: e.Server})
+	case agent.ToolCallArgs:
+		b.Event(id, EventToolArgs, ToolEventDTO{RunID: id, CallID: e.CallID, Fragment: e.Fragment})
+	case agent.ToolCallRunning:
+		b.Event(id, EventToolRunning, ToolEventDTO{RunID: id, CallID: e.CallID, Name: e.Name, Arguments: string(e.Arguments)})
+	case agent.ToolCallProgress:
+		b.Event(id, EventToolProgress, ToolEventDTO{RunID: id, CallID: e.CallID, Progress: e.Progress, Total: e.Total, Message: e.Message})
+	case agent.ToolCallLog:
+		b.Event(id, EventToolLog, ToolEventDTO{RunID: id, CallID: e.CallID, Level: e.Level, Message: e.Message})
+	case agent.ToolCallFinished:
+		res := toolResultDTO(e.Result)
+		b.Event(id, EventToolFinished, ToolEventDTO{RunID: id, CallID: e.CallID, Result: &res, DurationMS: e.Duration.Milliseconds()})
+	case agent.MessageSaved:
+		s.saved(e)
+	case agent.RunFinished:
+		s.signal(startResult{err: e.Err}) // a run that failed before storing the message
+		fin := FinishedDTO{RunID: id, SessionID: s.run.sessionID, Canceled: e.Canceled,
+			Usage: UsageDTO{InputTokens: e.Usage.InputTokens, OutputTokens: e.Usage.OutputTokens}}
+		if e.Err != nil && !e.Canceled {
+			fin.Error = errorDTO(e.Err)
+		}
+		if !e.RetryAt.IsZero() {
+			fin.RetryAt = e.RetryAt.UnixMilli()
+		}
+		b.Event(id, EventRunFinished, fin)
+		s.c.app.emit(EventSessionsChanged)
+	}
+}
+
+// saved loads the stored message and sends it to the UI.
+func (s *runSink) saved(e agent.MessageSaved) {
+	st, ctx, cancel, err := s.c.app.ready()
+	if err != nil {
+		return
+	}
+	defer cancel()
+	m, err := st.Message(ctx, s.run.sessionID, e.Seq)
+	if err != nil {
+		s.c.app.log.Warn("load saved message", "session", s.run.sessionID, "seq", e.Seq, "err", err)
+		return
+	}
+	if m.Role == chat.RoleUser {
+		s.c.app.titleFromFirstMessage(ctx, st, s.run.sessionID, m.Text())
+		s.signal(startResult{msg: &m})
+	}
+	s.c.getBridge().Event(s.run.id, EventMessageSaved, SavedDTO{RunID: s.run.id, SessionID: s.run.sessionID, Message: messageDTO(m)})
+	if m.Role == chat.RoleUser {
+		s.c.app.emit(EventSessionsChanged)
+	}
+}
+
+// runByID returns a live run.
+func (c *chatState) runByID(id string) (*runState, error) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	r, ok := c.runs[id]
+	if !ok {
+		return nil, chat.E(chat.ErrNotFound, "that reply has already finished")
+	}
+	return r, nil
+}
+
+// StopRun stops a running reply: the stream and any running tool calls are
+// cancelled, and what was received is kept.
+func (a *App) StopRun(runID string) error {
+	c, err := a.chatOrErr()
+	if err != nil {
+		return err
+	}
+	r, err := c.runByID(runID)
+	if err != nil {
+		return err
+	}
+	r.cancel()
+	return nil
+}
+
+// ApplyNow restarts the running reply's current step with the session's
+// current tools. It reports whether a request was in flight.
+func (a *App) ApplyNow(runID string) (bool, error) {
+	c, err := a.chatOrErr()
+	if err != nil {
+		return false, err
+	}
+	r, err := c.runByID(runID)
+	if err != nil {
+		return false, err
+	}
+	return r.control.ApplyNow(), nil
+}
+
+// RetryTurn runs the session's last failed turn again.
+func (a *App) RetryTurn(sessionID string) (string, error) {
+	c, err := a.chatOrErr()
+	if err != nil {
+		return "", err
+	}
+	id, _, err := c.startRun(sessionID, "", true)
+	return id, err
+}
+
+// ActiveRun returns the id of the session's running reply, or "".
+func (a *App) ActiveRun(sessionID string) string {
+	if a.chat == nil {
+		return ""
+	}
+	a.chat.mu.Lock()
+	defer a.chat.mu.Unlock()
+	for _, r := range a.chat.runs {
+		if r.sessionID == sessionID {
+			return r.id
+		}
+	}
+	return ""
+}
+
+// AnswerApproval answers a pending approval request.
+func (a *App) AnswerApproval(requestID, decision string) error {
+	c, err := a.chatOrErr()
+	if err != nil {
+		return err
+	}
+	var d agent.Decision
+	switch decision {
+	case "allow_once":
+		d = agent.AllowOnce
+	case "always_allow":
+		d = agent.AlwaysAllow
+	case "deny":
+		d = agent.Deny
+	default:
+		return chat.E(chat.ErrInvalid, "unknown decision %q: use allow_once, always_allow or deny", decision)
+	}
+	c.mu.Lock()
+	p, ok := c.approvals[requestID]
+	c.mu.Unlock()
+	if !ok {
+		return chat.E(chat.ErrNotFound, "that approval request is no longer waiting")
+	}
+	select {
+	case p.answer <- d:
+	default:
+	}
+	return nil
+}
+
+// SetSessionModel switches a session to provider and model; the next
+// request renders the whole history for it.
+func (a *App) SetSessionModel(sessionID, provider, model string) (SessionDTO, error) {
+	if !knownProvider(provider) {
+		return SessionDTO{}, chat.E(chat.ErrInvalid, "unknown provider %q", provider)
+	}
+	if model == "" {
+		return SessionDTO{}, chat.E(chat.ErrInvalid, "choose a model")
+	}
+	st, ctx, cancel, err := a.ready()
+	if err != nil {
+		return SessionDTO{}, err
+	}
+	defer cancel()
+	s, err := st.UpdateSession(ctx, sessionID, func(s *chat.Session) error {
+		s.Provider, s.Model = provider, model
+		return nil
+	})
+	if err != nil {
+		return SessionDTO{}, err
+	}
+	a.emit(EventSessionsChanged)
+	return sessionDTO(s), nil
+}
+
+// ListModels lists the providers and their models, with whether each has
+// credentials.
+func (a *App) ListModels() []ProviderModelsDTO {
+	if a.chat == nil || a.chat.deps.Catalog == nil {
+		return nil
+	}
+	a.mu.RLock()
+	root := a.root
+	a.mu.RUnlock()
+	if root == nil {
+		return nil
+	}
+	ctx, cancel := context.WithTimeout(root, 10*time.Second)
+	defer cancel()
+	return a.chat.deps.Catalog(ctx)
+}
+
+func knownProvider(p string) bool {
+	switch p {
+	case chat.ProviderGemini, chat.ProviderAnthropic, chat.ProviderOpenAI:
+		return true
+	}
+	return false
+}
+
+// titleFromFirstMessage names a session still called DefaultTitle after its
+// first message.
+func (a *App) titleFromFirstMessage(ctx context.Context, st sessionUpdater, sessionID, text string) {
+	_, err := st.UpdateSession(ctx, sessionID, func(s *chat.Session) error {
+		if s.Title != DefaultTitle {
+			return errUnchanged
+		}
+		s.Title = titleFrom(text)
+		return nil
+	})
+	if err != nil && !errors.Is(err, errUnchanged) {
+		a.log.Warn("title session from first message", "session", sessionID, "err", err)
+	}
+}
+
+type sessionUpdater interface {
+	UpdateSession(ctx context.Context, id string, fn func(*chat.Session) error) (chat.Session, error)
+}
