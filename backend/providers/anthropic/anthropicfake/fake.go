@@ -64,6 +64,7 @@ type Server struct {
 	now    func() time.Time
 	mux    *http.ServeMux
 	seq    atomic.Int64
+	oauth  *oauthState // the sign-in server (oauth.go)
 }
 
 // Option configures a Server.
@@ -100,11 +101,12 @@ func New(opts ...Option) *Server {
 	return s
 }
 
-// routes mounts every endpoint; the OAuth authorize and token endpoints
-// belong here too when they are added.
+// routes mounts every endpoint; mountOAuth adds the sign-in endpoints
+// (oauth.go).
 func (s *Server) routes() {
 	s.mux.Handle(fake.ControlPrefix, s.Script.ControlHandler())
-	s.mux.HandleFunc("POST /v1/messages", s.messages)
+	s.mountOAuth()
+	s.mux.HandleFunc("POST /v1/messages", s.requireIssued(s.messages))
 	s.mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
 		s.writeError(w, http.StatusNotFound, "not_found_error", "Not Found", nil)
 	})

@@ -31,6 +31,7 @@ type Server struct {
 	models  map[string]bool
 	schema  schema
 	traces  atomic.Uint64
+	oauth   *oauthState // sign-in and Code Assist setup (oauth.go, codeassist.go)
 }
 
 // Option configures a Server.
@@ -72,7 +73,8 @@ func New(opts ...Option) *Server {
 	}
 	s.mux = http.NewServeMux()
 	s.mux.Handle(fake.ControlPrefix, s.Script.ControlHandler())
-	s.mux.HandleFunc("POST "+CodeAssistPath, s.codeAssist)
+	s.mountOAuth()
+	s.mux.HandleFunc("POST "+CodeAssistPath, s.requireIssued(s.codeAssist))
 	s.mux.HandleFunc("POST "+APIKeyPrefix+"{method}", s.public)
 	s.mux.HandleFunc("/", s.notFound)
 	return s

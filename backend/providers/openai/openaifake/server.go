@@ -30,6 +30,7 @@ type Server struct {
 	apiKey    string
 	now       func() time.Time
 	ids       atomic.Uint64
+	oauth     *oauthState // the sign-in server (oauth.go)
 }
 
 // Option configures a Server.
@@ -56,11 +57,12 @@ func New(opts ...Option) *Server {
 	for _, o := range opts {
 		o(s)
 	}
-	// The one mux of the fake; the OAuth endpoints (GET /oauth/authorize,
-	// POST /oauth/token) belong here too when they are added.
+	// The one mux of the fake; mountOAuth adds the sign-in endpoints
+	// (GET /oauth/authorize, POST /oauth/token, oauth.go).
 	s.mux = http.NewServeMux()
 	s.mux.Handle(fake.ControlPrefix, s.Script.ControlHandler())
-	s.mux.HandleFunc("POST "+ChatGPTPath, func(w http.ResponseWriter, r *http.Request) { s.model(w, r, true) })
+	s.mountOAuth()
+	s.mux.HandleFunc("POST "+ChatGPTPath, s.requireIssued(func(w http.ResponseWriter, r *http.Request) { s.model(w, r, true) }))
 	s.mux.HandleFunc("POST "+APIPath, func(w http.ResponseWriter, r *http.Request) { s.model(w, r, false) })
 	s.mux.HandleFunc("/", s.notFound)
 	return s

@@ -1,0 +1,127 @@
+package catalog
+
+import (
+	"context"
+	"errors"
+	"net/http/httptest"
+	"testing"
+
+	"maestro/backend/auth"
+	"maestro/backend/chat"
+	"maestro/backend/providers/anthropic/anthropicfake"
+	"maestro/backend/providers/fake"
+	"maestro/backend/providers/gemini/geminifake"
+	"maestro/backend/providers/openai/openaifake"
+)
+
+type fakeCreds struct {
+	creds map[string]auth.Credentials
+}
+
+func (f *fakeCreds) Credentials(_ context.Context, p string) (auth.Credentials, error) {
+	c, ok := f.creds[p]
+	if !ok {
+		return auth.Credentials{}, chat.E(chat.ErrAuthRequired, "sign in to %s", p)
+	}
+	return c, nil
+}
+
+func (f *fakeCreds) Accounts(context.Context) ([]auth.Account, error) {
+	var out []auth.Account
+	for p, c := range f.creds {
+		out = append(out, auth.Account{Provider: p, Method: c.Method})
+	}
+	return out, nil
+}
+
+// TestModelsStreamFromEachFake builds each adapter from API-key
+// credentials and streams a scripted reply through the provider's fake.
+func TestModelsStreamFromEachFake(t *testing.T) {
+	t.Parallel()
+	scripts := map[string]*fake.Script{}
+	creds := &fakeCreds{creds: map[string]auth.Credentials{}}
+	g := geminifake.New(geminifake.WithAPIKey("g-key"))
+	a := anthropicfake.New(anthropicfake.WithAPIKey("a-key"))
+	o := openaifake.New(openaifake.WithAPIKey("o-key"))
+	for p, h := range map[string]struct {
+		srv    *httptest.Server
+		script *fake.Script
+		key    string
+	}{
+		chat.ProviderGemini:    {httptest.NewServer(g), g.Script, "g-key"},
+		chat.ProviderAnthropic: {httptest.NewServer(a), a.Script, "a-key"},
+		chat.ProviderOpenAI:    {httptest.NewServer(o), o.Script, "o-key"},
+	} {
+		t.Cleanup(h.srv.Close)
+		scripts[p] = h.script
+		creds.creds[p] = auth.Credentials{Provider: p, Method: auth.MethodAPIKey, APIKey: h.key, BaseURL: h.srv.URL}
+	}
+	c := New(creds)
+	for _, p := range []string{chat.ProviderGemini, chat.ProviderAnthropic, chat.ProviderOpenAI} {
+		t.Run(p, func(t *testing.T) {
+			scripts[p].Push(fake.Reply{Text: "hi from " + p})
+			m, err := c.Model(t.Context(), p)
+			if err != nil {
+				t.Fatal(err)
+			}
+			seq, err := m.Stream(t.Context(), chat.Request{
+				Model: DefaultModel(p), SessionID: "s", PromptID: "p",
+				Messages: []chat.Message{{Role: chat.RoleUser, Parts: chat.Parts{chat.TextPart{Text: "hello"}}}},
+			})
+			if err != nil {
+				t.Fatal(err)
+			}
+			var text string
+			var finished bool
+			for ev, err := range seq {
+				if err != nil {
+					t.Fatalf("stream: %v", err)
+				}
+				switch e := ev.(type) {
+				case chat.TextDelta:
+					text += e.Text
+				case chat.Finish:
+					finished = true
+				}
+			}
+			if text != "hi from "+p || !finished {
+				t.Errorf("streamed %q (finished %v); want the scripted reply", text, finished)
+			}
+			again, _ := c.Model(t.Context(), p)
+			if again != m {
+				t.Error("the adapter was rebuilt for unchanged credentials")
+			}
+		})
+	}
+}
+
+func TestModelFollowsCredentials(t *testing.T) {
+	t.Parallel()
+	creds := &fakeCreds{creds: map[string]auth.Credentials{}}
+	c := New(creds)
+	if _, err := c.Model(t.Context(), chat.ProviderOpenAI); !errors.Is(err, chat.ErrAuthRequired) {
+		t.Errorf("no credentials: got %v, want ErrAuthRequired", err)
+	}
+	creds.creds[chat.ProviderOpenAI] = auth.Credentials{Provider: chat.ProviderOpenAI, Method: auth.MethodAPIKey, APIKey: "k1", BaseURL: "http://127.0.0.1:1"}
+	m1, err := c.Model(t.Context(), chat.ProviderOpenAI)
+	if err != nil {
+		t.Fatal(err)
+	}
+	creds.creds[chat.ProviderOpenAI] = auth.Credentials{Provider: chat.ProviderOpenAI, Method: auth.MethodAPIKey, APIKey: "k2", BaseURL: "http://127.0.0.1:1"}
+	m2, _ := c.Model(t.Context(), chat.ProviderOpenAI)
+	if m1 == m2 {
+		t.Error("a new API key did not give a new adapter")
+	}
+	ps := c.Providers(t.Context())
+	if len(ps) != 3 {
+		t.Fatalf("Providers = %d entries, want 3", len(ps))
+	}
+	for _, p := range ps {
+		if want := p.ID == chat.ProviderOpenAI; p.Available != want || len(p.Models) == 0 {
+			t.Errorf("%s: available %v with %d models; want available %v and some models", p.ID, p.Available, len(p.Models), want)
+		}
+	}
+	if DefaultModel(chat.ProviderGemini) != "gemini-2.5-pro" || DefaultModel("x") != "" {
+		t.Error("DefaultModel")
+	}
+}
