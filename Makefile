@@ -65,6 +65,7 @@ check-bindings:
 
 build-dev: frontend
 	go build -tags dev,$(TAGS) -o $(APP_DEV) .
+	go build -o $(BIN)/maestro-fakes ./backend/providers/fakes/cmd/maestro-fakes
 
 ## test: install what is missing, then run the Go, Vitest and end-to-end tests
 test: deps-test
@@ -76,9 +77,11 @@ test: deps-test
 	$(MAKE) test-e2e
 	@echo "make test: all suites passed"
 
+# The MCP tests use the real npm servers installed in .ci/mcp (deps-test).
 test-go:
 	go vet ./...
-	$(KEYRING) bash -c 'CGO_ENABLED=0 go test -count=1 ./backend/... && go test -count=1 -race ./app/... .'
+	$(KEYRING) bash -c 'CGO_ENABLED=0 MAESTRO_MCP_NODE_MODULES=$(CURDIR)/.ci/mcp/node_modules MAESTRO_REQUIRE_MCP=1 go test -count=1 ./backend/... && go test -count=1 -race ./app/... .'
+	.ci/mcp/conformance.sh $(CURDIR)/$(OUT)/conformance
 
 test-frontend:
 	cd frontend && npm run typecheck --silent && npm test --silent

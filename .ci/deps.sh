@@ -40,3 +40,14 @@ if ! cmp -s frontend/package-lock.json "$stamp" 2>/dev/null; then
   (cd frontend && npm install --no-audit --no-fund --loglevel=error)
   cp frontend/package-lock.json "$stamp"
 fi
+
+# MCP test servers, the conformance suite and Node 22 for it (make test only):
+# reinstall only when the lock file changed.
+if [ "${1:-run}" = test ]; then
+  stamp=.ci/mcp/node_modules/.maestro-lock
+  if ! cmp -s .ci/mcp/package-lock.json "$stamp" 2>/dev/null; then
+    echo "deps: installing the MCP test servers"
+    (cd .ci/mcp && npm install --no-audit --no-fund --loglevel=error)
+    cp .ci/mcp/package-lock.json "$stamp"
+  fi
+fi

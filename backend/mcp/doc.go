@@ -1,8 +1,63 @@
-// Package mcp is Maestro's MCP side: the per-session tool registry, the
-// per-provider names and schemas of MCP tools, and the envelope tool results
-// are normalised into. (The supervisor that runs stdio / HTTP servers and
-// feeds the registry lives here too, later.)
+// Package mcp is Maestro's MCP side: the connectors (MCP server configs)
+// and the Supervisor that runs them, the client features servers use
+// (sampling, elicitation, roots, logging, progress), OAuth for remote
+// servers, the per-session tool registry, the per-provider names and
+// schemas of MCP tools, and the envelope tool results are normalised into.
 //
+// # Connectors and the supervisor
+//
+// A Connector is one server's config: stdio (command, args, env, working
+// directory), streamable HTTP or SSE (url, headers, optional OAuth), or an
+// in-process Go server. The Supervisor stores configs through a
+// ConnectorStore (backend/store) with the secret values (env and header
+// values, client secrets) in a SecretStore (the keychain), never in the
+// store; ParseServersFile, Supervisor.Import and Supervisor.Export read and
+// write Claude Desktop's mcpServers files, reporting per entry what was
+// imported or skipped and why.
+//
+// Supervisor.Start loads the configs and starts every enabled connector in
+// its own goroutine, each within its own init timeout (start, initialize
+// pinned to protocol 2025-11-25 unless the connector says otherwise,
+// tools/list). A connector's state (ConnectorStatus: starting, ready with N
+// tools, error, restarting, stopped) and its log (stderr lines, the
+// server's notifications/message at the level set with SetLevel, the
+// supervisor's notes) go to Events and are kept: a stdio server that dies
+// at start shows its exit status and last stderr lines. A server that
+// crashes or drops its connection after it was ready is restarted with
+// exponential backoff; one that fails to start is retried a few times,
+// then left in error until Restart. Tool lists go to a ToolSink (the
+// Registry) when a server becomes ready, on notifications/tools/list_changed
+// and on reconnect; a connector that never became ready is reported with no
+// tools, and Remove calls RemoveConnector. No connector, or only failing
+// ones, leaves a plain chat app: nothing waits for a server.
+//
+// Supervisor.Call runs a model's tool call: exposed name → Snapshot.Resolve
+// → connector → tools/call with the MCP name, after ValidateArguments; the
+// result goes through Normalize. It carries a progress token; progress
+// notifications reach CallRequest.OnProgress and push the per-connector
+// call timeout back; a cancelled or timed-out call sends
+// notifications/cancelled. Every failure is an error envelope: a tool whose
+// connector needs a sign-in returns "unauthorized: sign in to <connector>"
+// without calling anything, and a server that dies mid-call gives an error
+// for that call and is restarted.
+//
+// Servers' requests go to small interfaces the app backs: Sampler
+// (sampling/createMessage), Elicitor (elicitation/create; forms are parsed
+// into a Form whose defaults are filled in and whose answer is validated;
+// URL mode asks consent, then URLOpener opens the page), and the roots
+// chosen with SetRoots. Each request carries its Origin: the connector, and
+// the session and call running on it.
+//
+// Remote connectors with OAuth sign in app-side (see oauth.go): the
+// transport's HTTP client reads 401 and 403 insufficient_scope challenges,
+// discovers the protected resource and authorization server metadata,
+// registers (pre-registered, Client ID Metadata Document, or dynamic) and
+// runs authorization code + PKCE S256 with the resource parameter through
+// an Authorizer, keeping tokens in the SecretStore. With WithAuthorizer's
+// inline flag it does so during the request (at most three sign-ins per
+// request); otherwise the connector waits with NeedsSignIn until SignIn.
+//
+
 // # Responsibility
 //
 // A Registry knows every connector's live tool list (SetConnectorTools,
@@ -68,6 +123,35 @@
 // configured connector also keeps slugs stable.
 //
 // # Concurrency
+//
+// A Supervisor is safe for concurrent use. Its goroutines:
+//
+//   - one run goroutine per started connector, started by Start, Add,
+//     Update (re-enable) or Restart, and ended by Remove, Update (disable)
+//     or Close, which cancel its context and wait for it. It alone creates
+//     and closes the connector's links (one live connection each), so it
+//     owns the server process; it sleeps between restarts.
+//   - per link: mcp-go's transport reader (stdio: reads stdout until EOF;
+//     HTTP: the listening GET stream and the response streams), and for
+//     stdio the process waiter and the stderr reader. Closing the link
+//     closes the transport, stops the process (stdin closed, then SIGTERM
+//     to its process group after 2s, then SIGKILL after 2s more) and waits
+//     for both. A cancelled request's notifications/cancelled is sent from
+//     a short goroutine that the link's close also waits for.
+//   - server → client requests (sampling, elicitation, roots) run on
+//     goroutines of the transport, and may block on the user; they end
+//     with their context when the link closes.
+//
+// Close cancels every run goroutine and returns once all of them (and so
+// every link, process and reader) are gone; goleak checks this in the
+// tests. Calls borrow the current link under the connector's mutex and use
+// it without locks; a link closed under a call makes the call fail, never
+// hang. Events methods are called from these goroutines (one connector's
+// states in order, under the connector's mutex): they must not block or
+// call back into the Supervisor. One caveat of shared servers: a server
+// runs once per connector, not per session, so the roots it sees are the
+// union of every session's (SetRoots), and a server request is attributed
+// to the latest call running on its connector.
 //
 // A Registry is safe for concurrent use. One mutex guards the connector
 // table and the session cache, and is held for a whole operation, store

@@ -7,6 +7,7 @@ import (
 	"reflect"
 	"slices"
 	"strings"
+	"sync"
 	"unicode/utf8"
 
 	mcpgo "github.com/mark3labs/mcp-go/mcp"
@@ -50,12 +51,8 @@ func ValidateArguments(schema json.RawMessage, args json.RawMessage) error {
 	if !ok {
 		return &ArgumentsError{Problems: []string{fmt.Sprintf("the arguments must be a JSON object, got %s", article(jsonKind(av)))}}
 	}
-	sv, err := decodeJSON(schema)
-	if err != nil {
-		return nil
-	}
-	so, ok := sv.(*object)
-	if !ok {
+	so := decodedSchema(schema)
+	if so == nil {
 		return nil
 	}
 	n := &normalizer{root: so}
@@ -103,6 +100,37 @@ func ValidateArguments(schema json.RawMessage, args json.RawMessage) error {
 		return &ArgumentsError{Problems: problems}
 	}
 	return nil
+}
+
+// schemaCache keeps decoded input schemas, by their bytes: every call of
+// a tool validates against the same schema, and decoding it is most of the
+// cost. Decoded schemas are never modified. The cache is dropped whole
+// when it grows past maxCachedSchemas.
+var schemaCache struct {
+	sync.Mutex
+	m map[string]*object
+}
+
+const maxCachedSchemas = 4096
+
+// decodedSchema returns schema as an object, or nil when it is not one.
+func decodedSchema(schema json.RawMessage) *object {
+	schemaCache.Lock()
+	so, ok := schemaCache.m[string(schema)]
+	schemaCache.Unlock()
+	if ok {
+		return so
+	}
+	if sv, err := decodeJSON(schema); err == nil {
+		so, _ = sv.(*object)
+	}
+	schemaCache.Lock()
+	if schemaCache.m == nil || len(schemaCache.m) >= maxCachedSchemas {
+		schemaCache.m = map[string]*object{}
+	}
+	schemaCache.m[string(schema)] = so
+	schemaCache.Unlock()
+	return so
 }
 
 func (o *object) keysOrNone() []string {

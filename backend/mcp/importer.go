@@ -1,0 +1,374 @@
+package mcp
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"slices"
+	"strings"
+
+	"maestro/backend/chat"
+)
+
+// Claude Desktop's claude_desktop_config.json and the mcp_servers.json of
+// other clients keep servers in an "mcpServers" map, name → entry:
+//
+//	{"mcpServers": {
+//	  "files":  {"command": "npx", "args": ["-y", "@modelcontextprotocol/server-filesystem", "/tmp"],
+//	             "env": {"DEBUG": "1"}},
+//	  "remote": {"type": "http", "url": "https://example.com/mcp", "headers": {"Authorization": "Bearer …"}}
+//	}}
+//
+// The importer also takes VS Code's "servers" map, or the map alone. It is
+// tolerant: unknown keys are ignored (and named in the report), and an
+// entry it cannot use is skipped with the reason, never failing the others.
+
+// ImportEntry is what happened to one entry of an imported file.
+type ImportEntry struct {
+	Name     string `json:"name"`
+	Imported bool   `json:"imported"`
+	// Connector is the connector made from the entry (set when Imported,
+	// with its id once added).
+	Connector *Connector `json:"connector,omitempty"`
+	// Reason says why the entry was skipped.
+	Reason string `json:"reason,omitempty"`
+	// Ignored lists the entry's keys that were not understood.
+	Ignored []string `json:"ignored,omitempty"`
+	// Notes are what the importer assumed (e.g. a missing type).
+	Notes []string `json:"notes,omitempty"`
+}
+
+// ImportReport lists every entry of an imported file, in file order.
+type ImportReport struct {
+	Entries []ImportEntry `json:"entries"`
+}
+
+// Imported counts the entries that became connectors.
+func (r ImportReport) Imported() int {
+	n := 0
+	for _, e := range r.Entries {
+		if e.Imported {
+			n++
+		}
+	}
+	return n
+}
+
+// ParseServersFile reads an mcpServers file into connectors, one entry per
+// server, without adding anything. The error is for a file that is not
+// JSON or holds no server map; entry problems are in the report.
+func ParseServersFile(data []byte) (ImportReport, error) {
+	v, err := decodeJSON(data)
+	if err != nil {
+		return ImportReport{}, chat.E(chat.ErrInvalid, "mcp: import: not a JSON file: %v", err)
+	}
+	root, ok := v.(*object)
+	if !ok {
+		return ImportReport{}, chat.E(chat.ErrInvalid, "mcp: import: the file is not a JSON object")
+	}
+	servers := root
+	for _, key := range []string{"mcpServers", "servers", "mcp_servers"} {
+		if s, ok := root.get(key); ok {
+			if servers, ok = s.(*object); !ok {
+				return ImportReport{}, chat.E(chat.ErrInvalid, "mcp: import: %q is not an object", key)
+			}
+			break
+		}
+	}
+	if servers == root && !looksLikeServers(root) {
+		return ImportReport{}, chat.E(chat.ErrInvalid, "mcp: import: no \"mcpServers\" in the file")
+	}
+	var rep ImportReport
+	for _, name := range servers.keys {
+		raw, _ := servers.get(name)
+		rep.Entries = append(rep.Entries, parseEntry(name, raw))
+	}
+	return rep, nil
+}
+
+// looksLikeServers reports whether a bare object is a server map: every
+// value an object with a command or a url.
+func looksLikeServers(o *object) bool {
+	if o.len() == 0 {
+		return false
+	}
+	for _, k := range o.keys {
+		e, ok := o.vals[k].(*object)
+		if !ok || (!e.has("command") && !e.has("url")) {
+			return false
+		}
+	}
+	return true
+}
+
+var knownEntryKeys = set("command", "args", "env", "cwd", "type", "transport", "url", "headers", "disabled")
+
+func parseEntry(name string, raw any) ImportEntry {
+	out := ImportEntry{Name: name}
+	skip := func(format string, args ...any) ImportEntry {
+		out.Reason = fmt.Sprintf(format, args...)
+		return out
+	}
+	e, ok := raw.(*object)
+	if !ok {
+		return skip("the entry is %s, not an object", article(jsonKind(raw)))
+	}
+	for _, k := range e.keys {
+		if !knownEntryKeys[k] {
+			out.Ignored = append(out.Ignored, k)
+		}
+	}
+	c := Connector{Name: strings.TrimSpace(name)}
+	if c.Name == "" {
+		return skip("the entry has no name")
+	}
+	if d, ok := e.get("disabled"); ok {
+		b, isBool := d.(bool)
+		if !isBool {
+			return skip("\"disabled\" is not true or false")
+		}
+		c.Disabled = b
+	}
+	command, hasCommand := e.str("command")
+	url, hasURL := e.str("url")
+	switch {
+	case e.has("command") && !hasCommand:
+		return skip("\"command\" is not a string")
+	case e.has("url") && !hasURL:
+		return skip("\"url\" is not a string")
+	case hasCommand && hasURL:
+		return skip("the entry has both a command and a url")
+	case !hasCommand && !hasURL:
+		return skip("the entry has neither a command nor a url")
+	}
+	var err error
+	if hasCommand {
+		c.Transport, c.Command = TransportStdio, command
+		if c.Args, err = stringListField(e, "args"); err != nil {
+			return skip("%v", err)
+		}
+		if c.Env, err = stringMapField(e, "env", &out); err != nil {
+			return skip("%v", err)
+		}
+		if c.Dir, ok = e.str("cwd"); e.has("cwd") && !ok {
+			return skip("\"cwd\" is not a string")
+		}
+		for _, k := range []string{"type", "headers"} {
+			if e.has(k) && (k != "type" || !isStdioType(e)) {
+				out.Notes = append(out.Notes, fmt.Sprintf("%q ignored: it is for remote servers", k))
+			}
+		}
+	} else {
+		c.URL = url
+		typ, _ := e.str("type")
+		if typ == "" {
+			typ, _ = e.str("transport")
+		}
+		switch strings.ToLower(strings.ReplaceAll(strings.ReplaceAll(typ, "-", ""), "_", "")) {
+		case "http", "streamablehttp":
+			c.Transport = TransportHTTP
+		case "sse":
+			c.Transport = TransportSSE
+		case "":
+			c.Transport = TransportHTTP
+			out.Notes = append(out.Notes, "no type: taken as streamable HTTP")
+		default:
+			return skip("unknown type %q (http, streamable-http or sse)", typ)
+		}
+		if c.Headers, err = stringMapField(e, "headers", &out); err != nil {
+			return skip("%v", err)
+		}
+		for _, k := range []string{"args", "env", "cwd"} {
+			if e.has(k) {
+				out.Notes = append(out.Notes, fmt.Sprintf("%q ignored: it is for local servers", k))
+			}
+		}
+	}
+	if err := c.Validate(); err != nil {
+		return skip("%v", strings.TrimPrefix(err.Error(), fmt.Sprintf("connector %q: ", c.DisplayName())))
+	}
+	out.Imported, out.Connector = true, &c
+	return out
+}
+
+func isStdioType(e *object) bool {
+	t, _ := e.str("type")
+	return t == "stdio"
+}
+
+func stringListField(e *object, key string) ([]string, error) {
+	v, ok := e.get(key)
+	if !ok || v == nil {
+		return nil, nil
+	}
+	list, ok := v.([]any)
+	if !ok {
+		return nil, fmt.Errorf("%q is not a list", key)
+	}
+	out := make([]string, 0, len(list))
+	for i, x := range list {
+		s, ok := scalarString(x)
+		if !ok {
+			return nil, fmt.Errorf("%q item %d is %s, not a string", key, i, article(jsonKind(x)))
+		}
+		out = append(out, s)
+	}
+	return out, nil
+}
+
+// stringMapField reads an env or headers map; numbers and booleans are
+// taken as their text (with a note).
+func stringMapField(e *object, key string, rep *ImportEntry) (map[string]string, error) {
+	v, ok := e.get(key)
+	if !ok || v == nil {
+		return nil, nil
+	}
+	m, ok := v.(*object)
+	if !ok {
+		return nil, fmt.Errorf("%q is not an object", key)
+	}
+	out := make(map[string]string, m.len())
+	for _, k := range m.keys {
+		x := m.vals[k]
+		if s, ok := x.(string); ok {
+			out[k] = s
+			continue
+		}
+		s, ok := scalarString(x)
+		if !ok {
+			return nil, fmt.Errorf("%q value %q is %s, not a string", key, k, article(jsonKind(x)))
+		}
+		out[k] = s
+		rep.Notes = append(rep.Notes, fmt.Sprintf("%s %q taken as the text %q", key, k, s))
+	}
+	return out, nil
+}
+
+func scalarString(v any) (string, bool) {
+	switch x := v.(type) {
+	case string:
+		return x, true
+	case json.Number:
+		return x.String(), true
+	case bool:
+		return fmt.Sprint(x), true
+	}
+	return "", false
+}
+
+// Import adds the servers of an mcpServers file as connectors. An entry
+// whose name is already a connector's is skipped (so importing twice adds
+// nothing). The report says, per entry, what was added and what was
+// skipped and why; the error is for a file that cannot be read at all.
+func (s *Supervisor) Import(ctx context.Context, data []byte) (ImportReport, error) {
+	rep, err := ParseServersFile(data)
+	if err != nil {
+		return rep, err
+	}
+	taken := map[string]bool{}
+	for _, c := range s.Connectors() {
+		taken[strings.ToLower(c.DisplayName())] = true
+	}
+	for i := range rep.Entries {
+		e := &rep.Entries[i]
+		if !e.Imported {
+			continue
+		}
+		if taken[strings.ToLower(e.Connector.Name)] {
+			e.Imported, e.Connector, e.Reason = false, nil, "a connector with this name exists already"
+			continue
+		}
+		c, err := s.Add(ctx, *e.Connector)
+		if err != nil {
+			e.Imported, e.Connector, e.Reason = false, nil, err.Error()
+			continue
+		}
+		taken[strings.ToLower(c.Name)] = true
+		e.Connector = &c
+	}
+	return rep, nil
+}
+
+// Export writes the named connectors (every one when ids is empty) as a
+// Claude Desktop mcpServers file, secrets included: the user asked for a
+// file that works elsewhere. In-process connectors have no file form and
+// are left out; OAuth settings are not part of the format.
+func (s *Supervisor) Export(ids ...string) ([]byte, error) {
+	all := s.Connectors()
+	if len(ids) > 0 {
+		all = slices.DeleteFunc(all, func(c Connector) bool { return !slices.Contains(ids, c.ID) })
+		if len(all) != len(ids) {
+			return nil, chat.E(chat.ErrNotFound, "mcp: export: %d of the %d connectors do not exist", len(ids)-len(all), len(ids))
+		}
+	}
+	return ExportServersFile(all)
+}
+
+// ExportServersFile renders connectors as an mcpServers file. Names that
+// repeat get " (2)", " (3)"… appended.
+func ExportServersFile(cs []Connector) ([]byte, error) {
+	type entry struct {
+		Command  string            `json:"command,omitempty"`
+		Args     []string          `json:"args,omitempty"`
+		Env      map[string]string `json:"env,omitempty"`
+		Cwd      string            `json:"cwd,omitempty"`
+		Type     string            `json:"type,omitempty"`
+		URL      string            `json:"url,omitempty"`
+		Headers  map[string]string `json:"headers,omitempty"`
+		Disabled bool              `json:"disabled,omitempty"`
+	}
+	servers := map[string]entry{}
+	for _, c := range cs {
+		var e entry
+		switch c.kind() {
+		case TransportStdio:
+			e = entry{Command: c.Command, Args: c.Args, Env: c.Env, Cwd: c.Dir}
+		case TransportHTTP:
+			e = entry{Type: "http", URL: c.URL, Headers: c.Headers}
+		case TransportSSE:
+			e = entry{Type: "sse", URL: c.URL, Headers: c.Headers}
+		default:
+			continue
+		}
+		e.Disabled = c.Disabled
+		name := c.DisplayName()
+		for n := 2; ; n++ {
+			if _, dup := servers[name]; !dup {
+				break
+			}
+			name = fmt.Sprintf("%s (%d)", c.DisplayName(), n)
+		}
+		servers[name] = e
+	}
+	b, err := json.MarshalIndent(map[string]any{"mcpServers": servers}, "", "  ")
+	if err != nil {
+		return nil, fmt.Errorf("mcp: export: %w", err)
+	}
+	return append(b, '\n'), nil
+}
+
+// names lists the entries' names, for messages.
+func (r ImportReport) names(imported bool) []string {
+	var out []string
+	for _, e := range r.Entries {
+		if e.Imported == imported {
+			out = append(out, e.Name)
+		}
+	}
+	return out
+}
+
+// Summary is a one-line account of an import, for the UI.
+func (r ImportReport) Summary() string {
+	in, out := r.names(true), r.names(false)
+	switch {
+	case len(r.Entries) == 0:
+		return "the file lists no servers"
+	case len(out) == 0:
+		return fmt.Sprintf("imported %d: %s", len(in), strings.Join(in, ", "))
+	case len(in) == 0:
+		return fmt.Sprintf("imported none; skipped %d: %s", len(out), strings.Join(out, ", "))
+	}
+	return fmt.Sprintf("imported %d (%s); skipped %d (%s)", len(in), strings.Join(in, ", "),
+		len(out), strings.Join(out, ", "))
+}

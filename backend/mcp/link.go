@@ -1,0 +1,622 @@
+package mcp
+
+import (
+	"cmp"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net"
+	"net/http"
+	"strconv"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/mark3labs/mcp-go/client"
+	"github.com/mark3labs/mcp-go/client/transport"
+	mcpgo "github.com/mark3labs/mcp-go/mcp"
+
+	"maestro/backend/chat"
+)
+
+// link is one live connection to a connector's server: the mcp-go client,
+// its transport, the process for stdio, and the calls in flight. The
+// runner's run goroutine creates and closes it; calls use it concurrently.
+type link struct {
+	r       *runner
+	cfg     Connector
+	started time.Time
+
+	client *client.Client
+	wire   *wire
+	proc   *process        // stdio only
+	http   *http.Transport // remote only
+	cancel context.CancelFunc
+
+	serverInfo mcpgo.Implementation
+	caps       mcpgo.ServerCapabilities
+	protocol   string
+
+	toolsChanged chan struct{} // capacity 1: list_changed seen
+	lost         chan struct{} // closed when the connection is gone
+	lostOnce     sync.Once
+	lostMu       sync.Mutex
+	lostCause    error
+
+	callsMu sync.Mutex
+	calls   map[string]*callState // by progress token
+	order   []*callState          // running calls, oldest first
+	closeMu sync.Once
+}
+
+// tokens numbers progress tokens across links.
+var tokens atomic.Int64
+
+// callState is one call in flight: its origin, and the timer that
+// progress notifications push back.
+type callState struct {
+	token      string
+	origin     Origin
+	timeout    time.Duration
+	onProgress func(Progress)
+
+	mu       sync.Mutex
+	timer    *time.Timer
+	progress int
+}
+
+// connect starts the server, initialises it and lists its tools, all
+// within the connector's init timeout. On failure the link is closed and
+// the error says why (for stdio: the exit status and stderr tail).
+func (r *runner) connect(ctx context.Context, cfg Connector) (*link, []mcpgo.Tool, error) {
+	l := &link{
+		r: r, cfg: cfg, started: time.Now(),
+		toolsChanged: make(chan struct{}, 1),
+		lost:         make(chan struct{}),
+		calls:        map[string]*callState{},
+	}
+	// The link's context spans its whole life: stdio and SSE transports
+	// tie their streams to the context given to Start.
+	linkCtx, cancel := context.WithCancel(ctx)
+	l.cancel = cancel
+	initCtx, cancelInit := context.WithTimeout(ctx, cfg.InitTimeout())
+	defer cancelInit()
+
+	inner, err := l.transport(linkCtx)
+	if err != nil {
+		l.close()
+		return nil, nil, err
+	}
+	l.wire = &wire{inner: inner, onLost: l.markLost}
+
+	caps := r.sup.capabilities()
+	opts := []client.ClientOption{client.WithClientCapabilities(caps)}
+	pin := cmp.Or(cfg.ProtocolVersion, DefaultProtocolVersion)
+	if pin == ProtocolAuto {
+		pin = ""
+	} else {
+		opts = append(opts, client.WithProtocolVersion(pin))
+	}
+	h := handlers{l}
+	if r.sup.sampler != nil {
+		opts = append(opts, client.WithSamplingHandler(h))
+	}
+	if r.sup.elicitor != nil {
+		opts = append(opts, client.WithElicitationHandler(h))
+	}
+	opts = append(opts, client.WithRootsHandler(h))
+	l.client = client.NewClient(l.wire, opts...)
+	l.client.OnNotification(l.onNotification)
+	if err := l.client.Start(linkCtx); err != nil {
+		return nil, nil, l.failStart(fmt.Errorf("start the transport: %w", err), initCtx)
+	}
+	res, err := l.client.Initialize(initCtx, mcpgo.InitializeRequest{Params: mcpgo.InitializeParams{
+		ProtocolVersion: pin,
+		ClientInfo:      r.sup.client,
+		Capabilities:    caps,
+	}})
+	if err != nil {
+		return nil, nil, l.failStart(fmt.Errorf("initialize: %w", err), initCtx)
+	}
+	l.serverInfo, l.caps, l.protocol = res.ServerInfo, res.Capabilities, res.ProtocolVersion
+	if cfg.LogLevel != "" && l.caps.Logging != nil {
+		if err := l.setLevel(initCtx, cfg.LogLevel); err != nil {
+			r.note("logging/setLevel %s failed: %v", cfg.LogLevel, err)
+		}
+	}
+	var tools []mcpgo.Tool
+	if l.caps.Tools != nil {
+		if tools, err = l.listTools(initCtx); err != nil {
+			return nil, nil, l.failStart(fmt.Errorf("tools/list: %w", err), initCtx)
+		}
+	}
+	return l, tools, nil
+}
+
+// capabilities are the client capabilities declared at initialize: roots
+// always (the supervisor keeps them), sampling and elicitation when a
+// handler is configured.
+func (s *Supervisor) capabilities() mcpgo.ClientCapabilities {
+	var caps mcpgo.ClientCapabilities
+	caps.Roots = &struct {
+		ListChanged bool `json:"listChanged,omitempty"`
+	}{ListChanged: true}
+	if s.sampler != nil {
+		caps.Sampling = &mcpgo.SamplingCapability{}
+	}
+	if s.elicitor != nil {
+		caps.Elicitation = &mcpgo.ElicitationCapability{Form: &struct{}{}}
+		if s.opener != nil {
+			caps.Elicitation.URL = &struct{}{}
+		}
+	}
+	return caps
+}
+
+// transport builds the mcp-go transport for the connector's kind.
+func (l *link) transport(ctx context.Context) (transport.Interface, error) {
+	cfg, sup := l.cfg, l.r.sup
+	switch cfg.kind() {
+	case TransportStdio:
+		p, err := startProcess(cfg, func(line string) { l.r.log(SourceStderr, "", "", line) })
+		if err != nil {
+			return nil, err
+		}
+		l.proc = p
+		return transport.NewIO(p.stdout, p.stdin, nil), nil
+	case TransportInProcess:
+		srv, ok := sup.inproc[cfg.Command]
+		if !ok {
+			return nil, chat.E(chat.ErrNotFound, "no in-process server %q", cfg.Command)
+		}
+		h := handlers{l}
+		var opts []transport.InProcessOption
+		if sup.sampler != nil {
+			opts = append(opts, transport.WithSamplingHandler(h))
+		}
+		if sup.elicitor != nil {
+			opts = append(opts, transport.WithElicitationHandler(h))
+		}
+		opts = append(opts, transport.WithRootsHandler(h))
+		return transport.NewInProcessTransportWithOptions(srv, opts...), nil
+	case TransportHTTP, TransportSSE:
+		l.http = &http.Transport{
+			Proxy:                 http.ProxyFromEnvironment,
+			DialContext:           (&net.Dialer{Timeout: 30 * time.Second, KeepAlive: 30 * time.Second}).DialContext,
+			ForceAttemptHTTP2:     true,
+			MaxIdleConns:          8,
+			IdleConnTimeout:       90 * time.Second,
+			TLSHandshakeTimeout:   10 * time.Second,
+			ExpectContinueTimeout: time.Second,
+		}
+		var rt http.RoundTripper = l.http
+		if cfg.OAuth != nil {
+			rt = l.r.oauth.roundTripper(rt, cfg)
+		}
+		hc := &http.Client{Transport: rt}
+		logger := slog.New(&linkLogHandler{r: l.r})
+		if cfg.kind() == TransportSSE {
+			t, err := transport.NewSSE(cfg.URL, transport.WithHeaders(cfg.Headers),
+				transport.WithHTTPClient(hc), transport.WithSSELogger(logger))
+			if err != nil {
+				return nil, fmt.Errorf("sse transport: %w", err)
+			}
+			t.SetConnectionLostHandler(l.markLost)
+			return t, nil
+		}
+		t, err := transport.NewStreamableHTTP(cfg.URL,
+			transport.WithHTTPHeaders(cfg.Headers),
+			transport.WithHTTPBasicClient(hc),
+			transport.WithContinuousListening(), // server → client requests and list_changed outside calls
+			transport.WithHTTPLogger(logger))
+		if err != nil {
+			return nil, fmt.Errorf("streamable http transport: %w", err)
+		}
+		return t, nil
+	}
+	return nil, chat.E(chat.ErrInvalid, "unknown transport %q", cfg.Transport)
+}
+
+// failStart closes a link that could not start and says why.
+func (l *link) failStart(err error, initCtx context.Context) error {
+	err = l.startError(err, initCtx)
+	l.close()
+	return err
+}
+
+// startError explains why a start failed, in the user's terms: for a
+// stdio server that died, its exit status and last stderr lines.
+func (l *link) startError(err error, initCtx context.Context) error {
+	var ours *AuthRequiredError
+	var authErr *transport.AuthorizationRequiredError
+	switch {
+	case errors.As(err, &ours):
+		return ours // without the transport's wrapping
+	case errors.As(err, &authErr):
+		return &AuthRequiredError{Msg: "sign-in required: the server answered 401"}
+	}
+	timedOut := errors.Is(initCtx.Err(), context.DeadlineExceeded)
+	if l.proc != nil && !timedOut {
+		l.proc.settle(time.Second)
+	}
+	if l.proc != nil {
+		if reason := l.proc.exitReason(); reason != "" {
+			return fmt.Errorf("the server %s during start%s", reason, l.tail())
+		}
+	}
+	if timedOut {
+		return fmt.Errorf("the server did not finish starting within %s%s", l.cfg.InitTimeout(), l.tail())
+	}
+	return fmt.Errorf("%w%s", err, l.tail())
+}
+
+// tail quotes the last stderr lines of this link, for an error message.
+func (l *link) tail() string {
+	lines := l.r.logs.stderrTail(l.started, 3)
+	if len(lines) == 0 {
+		return ""
+	}
+	return ": " + strings.Join(lines, " / ")
+}
+
+// lostReason explains why a ready link ended.
+func (l *link) lostReason(cause error) string {
+	if l.proc != nil {
+		l.proc.settle(time.Second)
+		if reason := l.proc.exitReason(); reason != "" {
+			return "the server " + reason + l.tail()
+		}
+	}
+	if cause == nil {
+		cause = l.lostErr()
+	}
+	if cause == nil {
+		return "the connection was lost"
+	}
+	return "the connection was lost: " + cause.Error()
+}
+
+func (l *link) serverName() string {
+	if l.serverInfo.Version == "" {
+		return l.serverInfo.Name
+	}
+	return l.serverInfo.Name + " " + l.serverInfo.Version
+}
+
+// exited is closed when a stdio server's process exits (nil otherwise).
+func (l *link) exited() <-chan struct{} {
+	if l.proc == nil {
+		return nil
+	}
+	return l.proc.exited
+}
+
+func (l *link) markLost(err error) {
+	l.lostOnce.Do(func() {
+		l.lostMu.Lock()
+		l.lostCause = err
+		l.lostMu.Unlock()
+		close(l.lost)
+	})
+}
+
+func (l *link) lostErr() error {
+	l.lostMu.Lock()
+	defer l.lostMu.Unlock()
+	return l.lostCause
+}
+
+// gone reports whether the link is known to be dead.
+func (l *link) gone() bool {
+	select {
+	case <-l.lost:
+		return true
+	case <-l.exited():
+		return true
+	default:
+		return false
+	}
+}
+
+// close ends the connection and the server process, and waits for the
+// goroutines they started.
+func (l *link) close() {
+	l.closeMu.Do(func() {
+		if l.client != nil {
+			_ = l.client.Close()
+		} else if l.wire != nil {
+			_ = l.wire.Close()
+		}
+		if l.cancel != nil {
+			l.cancel()
+		}
+		if l.proc != nil {
+			l.proc.stop()
+		}
+		if l.http != nil {
+			l.http.CloseIdleConnections()
+		}
+	})
+}
+
+func (l *link) listTools(ctx context.Context) ([]mcpgo.Tool, error) {
+	res, err := l.client.ListTools(ctx, mcpgo.ListToolsRequest{})
+	if err != nil {
+		return nil, err
+	}
+	return res.Tools, nil
+}
+
+func (l *link) setLevel(ctx context.Context, level string) error {
+	if l.caps.Logging == nil {
+		return chat.E(chat.ErrInvalid, "mcp: %s does not offer logging", l.cfg.DisplayName())
+	}
+	return l.client.SetLevel(ctx, mcpgo.SetLevelRequest{Params: mcpgo.SetLevelParams{Level: mcpgo.LoggingLevel(level)}})
+}
+
+// onNotification routes the server's notifications: log messages to the
+// connector's log, progress to its call, list_changed to the run loop. It
+// runs on the transport's reader goroutine, so it never blocks.
+func (l *link) onNotification(n mcpgo.JSONRPCNotification) {
+	f := n.Params.AdditionalFields
+	switch n.Method {
+	case string(mcpgo.MethodNotificationMessage):
+		level, _ := stringOf(f["level"])
+		logger, _ := stringOf(f["logger"])
+		l.r.log(SourceServer, level, logger, logText(f["data"]))
+	case string(mcpgo.MethodNotificationProgress):
+		cs := l.callByToken(tokenKey(f["progressToken"]))
+		if cs == nil {
+			return
+		}
+		p := Progress{}
+		p.Progress, _ = number(f["progress"])
+		p.Total, _ = number(f["total"])
+		p.Message, _ = stringOf(f["message"])
+		cs.onProgressNote(p)
+	case string(mcpgo.MethodNotificationToolsListChanged):
+		select {
+		case l.toolsChanged <- struct{}{}:
+		default:
+		}
+	}
+}
+
+func stringOf(v any) (string, bool) {
+	switch x := v.(type) {
+	case string:
+		return x, true
+	case fmt.Stringer:
+		return x.String(), true
+	case nil:
+		return "", false
+	}
+	s := fmt.Sprint(v)
+	return s, true
+}
+
+// tokenKey is the map key of a progress token (a string or a number).
+func tokenKey(v any) string {
+	switch x := v.(type) {
+	case string:
+		return x
+	case float64:
+		return strconv.FormatFloat(x, 'f', -1, 64)
+	case json.Number:
+		return x.String()
+	case nil:
+		return ""
+	}
+	return fmt.Sprint(v)
+}
+
+func (l *link) callByToken(token string) *callState {
+	l.callsMu.Lock()
+	defer l.callsMu.Unlock()
+	return l.calls[token]
+}
+
+// origin is the latest call in flight, as the origin of a server request.
+func (l *link) origin() Origin {
+	o := Origin{ConnectorID: l.cfg.ID, ConnectorName: l.cfg.DisplayName()}
+	l.callsMu.Lock()
+	defer l.callsMu.Unlock()
+	if n := len(l.order); n > 0 {
+		last := l.order[n-1].origin
+		o.SessionID, o.CallID = last.SessionID, last.CallID
+	}
+	return o
+}
+
+func (l *link) addCall(cs *callState) {
+	l.callsMu.Lock()
+	defer l.callsMu.Unlock()
+	l.calls[cs.token] = cs
+	l.order = append(l.order, cs)
+}
+
+func (l *link) removeCall(cs *callState) {
+	l.callsMu.Lock()
+	defer l.callsMu.Unlock()
+	delete(l.calls, cs.token)
+	for i, c := range l.order {
+		if c == cs {
+			l.order = append(l.order[:i], l.order[i+1:]...)
+			break
+		}
+	}
+}
+
+// onProgressNote pushes the call's deadline back and reports progress.
+func (cs *callState) onProgressNote(p Progress) {
+	cs.mu.Lock()
+	cs.progress++
+	if cs.timer != nil {
+		cs.timer.Reset(cs.timeout)
+	}
+	cs.mu.Unlock()
+	if cs.onProgress != nil {
+		cs.onProgress(p)
+	}
+}
+
+// callTimeoutError is the cause of a call that went quiet for too long.
+type callTimeoutError struct{ d time.Duration }
+
+func (e *callTimeoutError) Error() string {
+	return fmt.Sprintf("no answer or progress within %s", e.d)
+}
+
+// call sends tools/call with a progress token. The call is cancelled when
+// ctx ends or when timeout passes without an answer or a progress
+// notification; either way the server is sent notifications/cancelled.
+func (l *link) call(ctx context.Context, tool string, args json.RawMessage, timeout time.Duration, origin Origin, onProgress func(Progress)) (*mcpgo.CallToolResult, error) {
+	cs := &callState{
+		token:      "maestro-" + strconv.FormatInt(tokens.Add(1), 10),
+		origin:     origin,
+		timeout:    timeout,
+		onProgress: onProgress,
+	}
+	ctx, cancel := context.WithCancelCause(ctx)
+	defer cancel(nil)
+	cs.mu.Lock()
+	cs.timer = time.AfterFunc(timeout, func() { cancel(&callTimeoutError{timeout}) })
+	cs.mu.Unlock()
+	defer func() {
+		cs.mu.Lock()
+		cs.timer.Stop()
+		cs.mu.Unlock()
+	}()
+	l.addCall(cs)
+	defer l.removeCall(cs)
+
+	req := mcpgo.CallToolRequest{}
+	req.Params.Name = tool
+	req.Params.Arguments = args
+	req.Params.Meta = &mcpgo.Meta{ProgressToken: cs.token}
+	res, err := l.client.CallTool(ctx, req)
+	if err != nil {
+		if cause := context.Cause(ctx); cause != nil && ctx.Err() != nil {
+			return nil, cause
+		}
+		return nil, err
+	}
+	return res, nil
+}
+
+// handlers answers the server's requests (sampling, elicitation, roots)
+// on behalf of a link. It satisfies mcp-go's client handler interfaces and
+// the in-process transport's server-side ones.
+type handlers struct{ l *link }
+
+func (h handlers) CreateMessage(ctx context.Context, req mcpgo.CreateMessageRequest) (*mcpgo.CreateMessageResult, error) {
+	smp := h.l.r.sup.sampler
+	if smp == nil {
+		return nil, errors.New("sampling is not supported")
+	}
+	h.l.r.note("sampling/createMessage (%d messages)", len(req.CreateMessageParams.Messages))
+	res, err := smp.CreateMessage(ctx, SamplingRequest{Origin: h.l.origin(), Params: req.CreateMessageParams})
+	if err != nil {
+		return nil, err
+	}
+	if res == nil {
+		return nil, errors.New("sampling produced no message")
+	}
+	return res, nil
+}
+
+func (h handlers) Elicit(ctx context.Context, req mcpgo.ElicitationRequest) (*mcpgo.ElicitationResult, error) {
+	sup := h.l.r.sup
+	if sup.elicitor == nil {
+		return nil, errors.New("elicitation is not supported")
+	}
+	p := req.Params
+	er := ElicitationRequest{Origin: h.l.origin(), Mode: cmp.Or(p.Mode, ElicitForm), Message: p.Message}
+	switch er.Mode {
+	case ElicitForm:
+		form, err := ParseForm(p.RequestedSchema)
+		if err != nil {
+			return nil, err
+		}
+		er.Form = form
+	case ElicitURL:
+		if sup.opener == nil {
+			return nil, errors.New("URL elicitation is not supported")
+		}
+		if p.URL == "" {
+			return nil, errors.New("URL elicitation without a url")
+		}
+		er.URL, er.ElicitationID = p.URL, p.ElicitationID
+	default:
+		return nil, fmt.Errorf("unknown elicitation mode %q", p.Mode)
+	}
+	h.l.r.note("elicitation/create (%s mode)", er.Mode)
+	ans, err := sup.elicitor.Elicit(ctx, er)
+	if err != nil {
+		return nil, err
+	}
+	out := &mcpgo.ElicitationResult{}
+	switch ans.Action {
+	case ActionAccept:
+		out.Action = mcpgo.ElicitationResponseActionAccept
+		if er.Form != nil {
+			content, err := er.Form.Validate(er.Form.WithDefaults(ans.Content))
+			if err != nil {
+				return nil, fmt.Errorf("the answer does not fit the form: %w", err)
+			}
+			out.Content = content
+		} else if err := sup.opener.OpenURL(ctx, er.URL); err != nil {
+			return nil, fmt.Errorf("open %s: %w", er.URL, err)
+		}
+	case ActionDecline:
+		out.Action = mcpgo.ElicitationResponseActionDecline
+	case ActionCancel:
+		out.Action = mcpgo.ElicitationResponseActionCancel
+	default:
+		return nil, fmt.Errorf("unknown elicitation answer %q", ans.Action)
+	}
+	return out, nil
+}
+
+func (h handlers) ListRoots(ctx context.Context, _ mcpgo.ListRootsRequest) (*mcpgo.ListRootsResult, error) {
+	return h.l.r.sup.rootsResult(), nil
+}
+
+// linkLogHandler sends mcp-go's own warnings and errors (a listening
+// stream that failed, a malformed message) to the connector's log, once
+// per message per half minute, since some repeat every second.
+type linkLogHandler struct {
+	r    *runner
+	mu   sync.Mutex
+	last map[string]time.Time
+}
+
+func (h *linkLogHandler) Enabled(_ context.Context, l slog.Level) bool { return l >= slog.LevelWarn }
+
+func (h *linkLogHandler) Handle(_ context.Context, rec slog.Record) error {
+	var b strings.Builder
+	b.WriteString(rec.Message)
+	rec.Attrs(func(a slog.Attr) bool {
+		fmt.Fprintf(&b, " %s=%v", a.Key, a.Value)
+		return true
+	})
+	text := b.String()
+	h.mu.Lock()
+	if h.last == nil {
+		h.last = map[string]time.Time{}
+	}
+	if t, ok := h.last[rec.Message]; ok && time.Since(t) < 30*time.Second {
+		h.mu.Unlock()
+		return nil
+	}
+	h.last[rec.Message] = time.Now()
+	h.mu.Unlock()
+	h.r.log(SourceMaestro, strings.ToLower(rec.Level.String()), "mcp-go", text)
+	return nil
+}
+
+func (h *linkLogHandler) WithAttrs([]slog.Attr) slog.Handler { return h }
+func (h *linkLogHandler) WithGroup(string) slog.Handler      { return h }
