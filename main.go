@@ -3,12 +3,14 @@
 package main
 
 import (
+	"context"
 	"crypto/sha256"
 	"embed"
 	"encoding/hex"
 	"fmt"
 	"log/slog"
 	"os"
+	"os/exec"
 
 	"github.com/wailsapp/wails/v2"
 	"github.com/wailsapp/wails/v2/pkg/options"
@@ -17,6 +19,7 @@ import (
 
 	"maestro/app"
 	"maestro/backend/auth"
+	"maestro/backend/providers/catalog"
 	"maestro/backend/store"
 )
 
@@ -45,14 +48,38 @@ func run() error {
 	defer closeLog()
 	slog.SetDefault(logger)
 
+	kc := auth.New("Maestro")
+	// The manager reports to the app through hooks, which exist only once
+	// the app does; no sign-in can start before wails.Run.
+	var hooks app.Lifecycle
+	accounts := auth.NewManager(kc, auth.ManagerConfig{
+		OpenURL:   func(url string) { hooks.OpenURL(url) },
+		Notify:    func(u auth.LoginUpdate) { hooks.LoginUpdate(u) },
+		Endpoints: auth.EndpointsFromEnv(),
+		Logger:    logger,
+	})
+	// Runs after wails.Run returns, that is after the app's shutdown has
+	// canceled and waited for its sign-ins.
+	defer accounts.Close()
+
+	rt := app.WailsRuntime()
+	if browser := os.Getenv("MAESTRO_BROWSER"); browser != "" {
+		rt.OpenURL = openWith(browser, logger)
+	}
 	a := app.New(app.Config{
 		Version:  version,
 		DataDir:  dir,
-		Runtime:  app.WailsRuntime(),
-		Keychain: auth.New("Maestro"),
+		Runtime:  rt,
+		Keychain: kc,
+		Accounts: accounts,
 		Logger:   logger,
 	})
-	hooks := app.Hooks(a)
+	models := catalog.New(accounts, catalog.WithVersion(version), catalog.WithLogger(logger))
+	// MCP connectors: the supervisor and registry are built on the store at
+	// startup (servers start in the background) and closed before it.
+	app.EnableConnectors(a, app.ConnectorsDeps{Secrets: kc})
+	app.EnableChat(a, app.ChatDeps{Models: models, Tools: app.AgentTools(a), Catalog: pickerModels(models)})
+	hooks = app.Hooks(a)
 	return wails.Run(&options.App{
 		Title:            "Maestro",
 		Width:            1200,
@@ -73,6 +100,40 @@ func run() error {
 		},
 		Linux: &linux.Options{Icon: icon, ProgramName: "maestro", WebviewGpuPolicy: gpuPolicy()},
 	})
+}
+
+// pickerModels adapts the catalog to the model picker's DTOs.
+func pickerModels(c *catalog.Catalog) func(context.Context) []app.ProviderModelsDTO {
+	return func(ctx context.Context) []app.ProviderModelsDTO {
+		var out []app.ProviderModelsDTO
+		for _, p := range c.Providers(ctx) {
+			dto := app.ProviderModelsDTO{Provider: p.ID, DisplayName: p.DisplayName, Available: p.Available}
+			for _, m := range p.Models {
+				dto.Models = append(dto.Models, app.ModelDTO{ID: m.ID, Name: m.Name})
+			}
+			out = append(out, dto)
+		}
+		return out
+	}
+}
+
+// openWith opens URLs with the command named by MAESTRO_BROWSER instead of
+// the desktop's browser: the command gets the URL as its only argument. The
+// end-to-end tests use it to capture sign-in URLs. Maestro does not wait for
+// the browser, only reaps it when it exits.
+func openWith(command string, logger *slog.Logger) func(context.Context, string) {
+	return func(_ context.Context, url string) {
+		cmd := exec.Command(command, url)
+		if err := cmd.Start(); err != nil {
+			logger.Error("open browser", "command", command, "err", err)
+			return
+		}
+		go func() {
+			if err := cmd.Wait(); err != nil {
+				logger.Warn("browser command failed", "command", command, "err", err)
+			}
+		}()
+	}
 }
 
 // gpuPolicy keeps WebKitGTK out of accelerated compositing by default: a

@@ -7,6 +7,7 @@ import (
 	"sync"
 	"time"
 
+	"maestro/backend/auth"
 	"maestro/backend/chat"
 	"maestro/backend/store"
 )
@@ -20,11 +21,34 @@ type Runtime struct {
 	OpenURL func(ctx context.Context, url string)
 	// Show brings the window to the front (a second launch does this).
 	Show func(ctx context.Context)
+	// OpenFileDialog, SaveFileDialog and OpenDirectoryDialog show the
+	// system's file and folder pickers; they return "" when the user
+	// cancels. Without them the pickers fail with ErrUnavailable.
+	OpenFileDialog      func(ctx context.Context, d FileDialog) (string, error)
+	SaveFileDialog      func(ctx context.Context, d FileDialog) (string, error)
+	OpenDirectoryDialog func(ctx context.Context, d FileDialog) (string, error)
+}
+
+// FileDialog describes a file or folder picker.
+type FileDialog struct {
+	Title            string
+	DefaultDirectory string
+	DefaultFilename  string
+	Filters          []FileFilter
+}
+
+// FileFilter is one choice of a picker's file type list, e.g.
+// {"JSON files", "*.json"}.
+type FileFilter struct {
+	DisplayName string
+	Pattern     string
 }
 
 // Keychain is what the app needs from the OS keychain.
 type Keychain interface {
 	Probe(ctx context.Context) error
+	// Get is used only to mask a stored API key for display.
+	Get(ctx context.Context, account string) (string, error)
 }
 
 // Config is what New needs.
@@ -34,6 +58,9 @@ type Config struct {
 	DataDir  string
 	Runtime  Runtime
 	Keychain Keychain
+	// Accounts signs in to providers and keeps their credentials; nil
+	// makes the account methods fail with ErrUnavailable.
+	Accounts Accounts
 	Logger   *slog.Logger
 }
 
@@ -54,8 +81,18 @@ type App struct {
 
 	work sync.WaitGroup
 
+	// loginMu guards logins (the browser sign-ins being watched, by login
+	// id) and ended (ids whose terminal update came before StartLogin
+	// returned). It is never held while calling the manager.
+	loginMu sync.Mutex
+	logins  map[string]*signIn
+	ended   map[string]bool
+
 	// chat is set by EnableChat before startup and never changes after.
 	chat *chatState
+	// conns is set by EnableConnectors before startup and never changes
+	// after; it starts with the store and closes before it.
+	conns *connectorsState
 }
 
 // New returns an App that has not started yet.
@@ -92,10 +129,14 @@ func (a *App) startup(ctx context.Context) {
 	a.wailsCtx, a.root, a.cancel = ctx, root, cancel
 	a.store, a.storeErr = st, err
 	a.mu.Unlock()
+	if a.conns != nil && st != nil {
+		a.conns.start(root, st) // returns at once; servers start in the background
+	}
 }
 
-// shutdown cancels the root context, waits for running work, then closes the
-// store, in that order, so no goroutine writes to a closed file.
+// shutdown cancels the root context, waits for running work, closes the
+// connectors, then closes the store, in that order, so no goroutine writes
+// to a closed file.
 func (a *App) shutdown(context.Context) {
 	a.mu.Lock()
 	cancel, st := a.cancel, a.store
@@ -106,6 +147,9 @@ func (a *App) shutdown(context.Context) {
 		cancel()
 	}
 	a.work.Wait()
+	if a.conns != nil {
+		a.conns.close() // stops the servers; before the store they write to
+	}
 	if st != nil {
 		if err := st.Close(); err != nil {
 			a.log.Error("close data file", "err", err)
@@ -129,11 +173,20 @@ type Lifecycle struct {
 	Startup        func(ctx context.Context)
 	Shutdown       func(ctx context.Context)
 	SecondInstance func()
+	// LoginUpdate is the sign-in manager's Notify: it becomes an auth:login
+	// event.
+	LoginUpdate func(auth.LoginUpdate)
+	// OpenURL opens a URL in the browser through Runtime.OpenURL; it is the
+	// sign-in manager's OpenURL.
+	OpenURL func(url string)
 }
 
 // Hooks returns a's lifecycle hooks.
 func Hooks(a *App) Lifecycle {
-	return Lifecycle{Startup: a.startup, Shutdown: a.shutdown, SecondInstance: a.secondInstance}
+	return Lifecycle{
+		Startup: a.startup, Shutdown: a.shutdown, SecondInstance: a.secondInstance,
+		LoginUpdate: a.loginUpdate, OpenURL: a.openURL,
+	}
 }
 
 // ready returns the store and a context for one bound call: a child of the

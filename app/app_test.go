@@ -17,12 +17,14 @@ import (
 type recorder struct {
 	mu     sync.Mutex
 	events []string
+	data   [][]any // data[i] is what events[i] carried
 }
 
-func (r *recorder) emit(_ context.Context, name string, _ ...any) {
+func (r *recorder) emit(_ context.Context, name string, data ...any) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	r.events = append(r.events, name)
+	r.data = append(r.data, data)
 }
 
 func (r *recorder) count(name string) int {
@@ -37,9 +39,20 @@ func (r *recorder) count(name string) int {
 	return n
 }
 
-type fakeKeychain struct{ err error }
+// fakeKeychain answers Probe with err and Get from secrets.
+type fakeKeychain struct {
+	err     error
+	secrets map[string]string
+}
 
 func (k fakeKeychain) Probe(context.Context) error { return k.err }
+
+func (k fakeKeychain) Get(_ context.Context, account string) (string, error) {
+	if s, ok := k.secrets[account]; ok {
+		return s, nil
+	}
+	return "", chat.ErrNotFound
+}
 
 // startApp runs the app's startup on dir and shuts it down at cleanup.
 func startApp(t *testing.T, dir string) (*App, *recorder) {
@@ -196,7 +209,7 @@ func TestKeychainStatus(t *testing.T) {
 	for _, tt := range []struct {
 		kc   Keychain
 		want bool
-	}{{fakeKeychain{}, true}, {fakeKeychain{errors.New("keychain unavailable: install gnome-keyring")}, false}, {nil, false}} {
+	}{{fakeKeychain{}, true}, {fakeKeychain{err: errors.New("keychain unavailable: install gnome-keyring")}, false}, {nil, false}} {
 		a := New(Config{DataDir: t.TempDir(), Keychain: tt.kc})
 		Hooks(a).Startup(t.Context())
 		got := a.KeychainStatus()

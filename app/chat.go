@@ -134,6 +134,9 @@ func (c *chatState) startRun(sessionID, text string, retry bool) (string, *chat.
 	root := c.app.root
 	c.app.mu.RUnlock()
 
+	if !retry {
+		c.pickDefaultModel(sessionID)
+	}
 	c.mu.Lock()
 	for _, r := range c.runs {
 		if r.sessionID == sessionID {
@@ -159,6 +162,31 @@ func (c *chatState) startRun(sessionID, text string, retry bool) (string, *chat.
 	}
 	res := <-started
 	return rs.id, res.msg, res.err
+}
+
+// pickDefaultModel gives a session with no provider the first provider the
+// user has credentials for, with its first model, so a new chat just works.
+func (c *chatState) pickDefaultModel(sessionID string) {
+	if c.deps.Catalog == nil {
+		return
+	}
+	st, ctx, cancel, err := c.app.ready()
+	if err != nil {
+		return
+	}
+	defer cancel()
+	s, err := st.Session(ctx, sessionID)
+	if err != nil || s.Provider != "" {
+		return
+	}
+	for _, p := range c.deps.Catalog(ctx) {
+		if p.Available && len(p.Models) > 0 {
+			if _, err := c.app.SetSessionModel(sessionID, p.Provider, p.Models[0].ID); err != nil {
+				c.app.log.Warn("pick a default model", "session", sessionID, "err", err)
+			}
+			return
+		}
+	}
 }
 
 type startResult struct {
@@ -238,7 +266,7 @@ func (s *runSink) Emit(ev agent.Event) {
 	case agent.ToolCallProgress:
 		b.Event(id, EventToolProgress, ToolEventDTO{RunID: id, CallID: e.CallID, Progress: e.Progress, Total: e.Total, Message: e.Message})
 	case agent.ToolCallLog:
-		b.Event(id, EventToolLog, ToolEventDTO{RunID: id, CallID: e.CallID, Level: e.Level, Message: e.Message})
+		b.Event(id, EventToolLog, ToolEventDTO{RunID: id, CallID: e.CallID, Level: e.Level, Text: e.Message})
 	case agent.ToolCallFinished:
 		res := toolResultDTO(e.Result)
 		b.Event(id, EventToolFinished, ToolEventDTO{RunID: id, CallID: e.CallID, Result: &res, DurationMS: e.Duration.Milliseconds()})

@@ -245,3 +245,22 @@ func TestSetSessionModelValidates(t *testing.T) {
 		t.Errorf("ListModels = %+v", ms)
 	}
 }
+
+func TestNewChatPicksAnAvailableProvider(t *testing.T) {
+	t.Parallel()
+	a, log, script := startChatApp(t)
+	s, _ := a.CreateSession("")
+	script.Push(fake.Reply{Text: "ok"})
+	res, err := a.SendMessage(s.ID, "hello")
+	if err != nil {
+		t.Fatal(err)
+	}
+	fin := log.wait(t, EventRunFinished, finishedFor(res.RunID)).(FinishedDTO)
+	if fin.Error != nil {
+		t.Fatalf("run failed: %+v", fin.Error)
+	}
+	view, _ := a.OpenSession(s.ID)
+	if view.Session.Provider != chat.ProviderGemini || view.Session.Model != "gemini-2.5-pro" {
+		t.Errorf("session = %s/%s; want the only available provider and its first model", view.Session.Provider, view.Session.Model)
+	}
+}

@@ -14,4 +14,25 @@
 // and only then closes the store. Bound methods may be called concurrently
 // from the frontend; mu guards the fields set in startup and shutdown, and the
 // store serialises its own writes.
+//
+// Browser sign-ins (accounts.go) follow the same rule: SignIn returns the
+// login at once, and a goroutine app/ starts holds the login's context (a
+// child of the root) until the manager reports the login's one terminal
+// update through Lifecycle.LoginUpdate. At shutdown that goroutine cancels
+// the login and waits, boundedly, for the update. loginMu guards the logins
+// being watched and is never held while calling the manager, which may
+// report synchronously from inside a call.
+//
+// MCP connectors (connectors.go, tools.go): EnableConnectors makes startup
+// build the mcp.Registry and mcp.Supervisor on the opened store and load
+// and start the connectors on a goroutine tracked in the WaitGroup, so no
+// server delays the window; bound connector methods wait for that load.
+// Shutdown closes the supervisor (stopping every server) after the work
+// has finished and before the store closes, and silences connector events
+// from then on. The supervisor reports states and log lines through the
+// mcp.Events methods of connectorsState, from its own goroutines: they
+// read a mutex-guarded copy of the configs and emit, never calling back
+// into the supervisor. The registry's revision listener emits
+// tools:changed. AgentTools is the agent's view of the same registry and
+// supervisor.
 package app

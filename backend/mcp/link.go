@@ -255,7 +255,7 @@ func (l *link) startError(err error, initCtx context.Context) error {
 
 // tail quotes the last stderr lines of this link, for an error message.
 func (l *link) tail() string {
-	lines := l.r.logs.stderrTail(l.started, 3)
+	lines := quoteTail(l.r.logs.stderrTail(l.started, tailLines), quoteLines)
 	if len(lines) == 0 {
 		return ""
 	}

@@ -2,6 +2,7 @@ package mcp
 
 import (
 	"encoding/json"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -32,8 +33,11 @@ const (
 	logCapacity = 500
 	// maxLogLine cuts longer lines (a server dumping a blob on one line).
 	maxLogLine = 2 << 10
-	// tailLines is how many stderr lines an error state quotes.
-	tailLines = 8
+	// tailLines is how many stderr lines an error state keeps: enough for
+	// the whole of a typical Node or Python start-up failure.
+	tailLines = 12
+	// quoteLines is how many stderr lines an error message quotes.
+	quoteLines = 3
 )
 
 // logRing is a connector's log: the last logCapacity lines. It is safe for
@@ -109,4 +113,32 @@ func logText(data any) string {
 		return ""
 	}
 	return string(b)
+}
+
+// quoteTail picks the stderr lines an error message quotes: the last n,
+// unless none of them says what went wrong while an earlier one does (a
+// stack trace printed after the error line, as Node does): then that line
+// and the last one.
+func quoteTail(lines []string, n int) []string {
+	if len(lines) <= n {
+		return lines
+	}
+	last := lines[len(lines)-n:]
+	if slices.ContainsFunc(last, looksLikeError) {
+		return last
+	}
+	for i := len(lines) - n - 1; i >= 0; i-- {
+		if looksLikeError(lines[i]) {
+			return []string{strings.TrimSpace(lines[i]), lines[len(lines)-1]}
+		}
+	}
+	return last
+}
+
+var errorWords = []string{"error", "exception", "fatal", "panic", "cannot", "can't", "could not",
+	"not found", "no such", "denied", "refused", "failed"}
+
+func looksLikeError(line string) bool {
+	l := strings.ToLower(line)
+	return slices.ContainsFunc(errorWords, func(w string) bool { return strings.Contains(l, w) })
 }

@@ -50,6 +50,8 @@ const snapshotFormat = 1
 type Registry struct {
 	st      Store
 	budgets map[string]int
+	// onRevision, when set, hears every new revision of a session.
+	onRevision func(sessionID string, revision int64)
 
 	mu         sync.Mutex
 	connectors map[string]*connector // by connector id
@@ -81,6 +83,15 @@ type Option func(*Registry)
 // WithBudget sets the tool budget for provider (at least 1).
 func WithBudget(provider string, n int) Option {
 	return func(r *Registry) { r.budgets[provider] = max(n, 1) }
+}
+
+// WithRevisionListener calls fn with a session's id and new revision each
+// time the revision changes (a toggle, a tool list change, search_tools
+// results, or a reconciliation on load), after the change is stored. fn is
+// called with the registry's lock held: it must not block and must not call
+// back into the Registry (the app emits tools:changed from it).
+func WithRevisionListener(fn func(sessionID string, revision int64)) Option {
+	return func(r *Registry) { r.onRevision = fn }
 }
 
 // NewRegistry returns a registry that persists snapshots in st.
@@ -286,7 +297,29 @@ func (r *Registry) commit(ctx context.Context, sessionID string, s *session, nex
 		return err
 	}
 	s.snap = next
+	r.notify(sessionID, rev)
 	return nil
+}
+
+func (r *Registry) notify(sessionID string, rev int64) {
+	if r.onRevision != nil {
+		r.onRevision(sessionID, rev)
+	}
+}
+
+// Slug returns the server slug the registry gives a connector (the part of
+// its tools' canonical names before the dot), and whether the registry
+// knows the connector (it does once the supervisor has reported it, even
+// with no tools). A session can switch a tool off by its canonical name
+// before the connector is on in that session.
+func (r *Registry) Slug(connectorID string) (string, bool) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	c, ok := r.connectors[connectorID]
+	if !ok {
+		return "", false
+	}
+	return c.slug, true
 }
 
 func (r *Registry) put(ctx context.Context, sessionID string, snap Snapshot) error {
@@ -358,6 +391,9 @@ func (r *Registry) load(ctx context.Context, sessionID string) (*session, error)
 		}
 	}
 	s.snap = next
+	if rev != sess.ToolsRevision {
+		r.notify(sessionID, rev)
+	}
 	return s, nil
 }
 

@@ -23,6 +23,7 @@ export const repoRoot = fileURLToPath(new URL('../..', import.meta.url)).replace
 export const outDir = process.env.MAESTRO_TEST_OUT ?? join(repoRoot, 'test-results', 'e2e')
 export const devBinary = join(repoRoot, 'build', 'bin', 'maestro-dev')
 export const prodBinary = join(repoRoot, 'build', 'bin', 'maestro')
+export const fakesBinary = join(repoRoot, 'build', 'bin', 'maestro-fakes')
 const distDir = join(repoRoot, 'frontend', 'dist')
 mkdirSync(outDir, {recursive: true})
 
@@ -34,15 +35,24 @@ const CHROMIUM_ARGS = [
 // Processes started by this module, killed by killAll.
 const live = new Set<ChildProcess>()
 
+export interface TrackOptions {
+  env?: NodeJS.ProcessEnv
+  /** File that receives stdout and stderr. */
+  log?: string
+  cwd?: string
+  /** Leave stdout to the caller, who must read it; stderr still goes to log. */
+  keepStdout?: boolean
+}
+
 /** Spawns a process in its own process group and registers it for cleanup. */
-export function track(cmd: string, args: string[], opts: {env?: NodeJS.ProcessEnv; log?: string} = {}): ChildProcess {
-  const child = spawn(cmd, args, {env: opts.env ?? process.env, detached: true, stdio: ['ignore', 'pipe', 'pipe']})
+export function track(cmd: string, args: string[], opts: TrackOptions = {}): ChildProcess {
+  const child = spawn(cmd, args, {env: opts.env ?? process.env, cwd: opts.cwd, detached: true, stdio: ['ignore', 'pipe', 'pipe']})
   if (opts.log) {
     const out = createWriteStream(opts.log, {flags: 'a'})
-    child.stdout?.pipe(out)
+    if (!opts.keepStdout) child.stdout?.pipe(out)
     child.stderr?.pipe(out)
   } else {
-    child.stdout?.resume()
+    if (!opts.keepStdout) child.stdout?.resume()
     child.stderr?.resume()
   }
   live.add(child)
@@ -209,4 +219,94 @@ export async function launchApp(opts: LaunchOptions = {}): Promise<AppHandle> {
 
 export function removeDir(dir: string) {
   rmSync(dir, {recursive: true, force: true})
+}
+
+export type FakeProvider = 'gemini' | 'anthropic' | 'openai'
+
+/** The environment variables of each provider's endpoints (backend/auth EndpointsFromEnv). */
+export const ENDPOINT_VARS: Record<FakeProvider, readonly string[]> = {
+  openai: ['MAESTRO_OPENAI_AUTH_URL', 'MAESTRO_OPENAI_BASE_URL', 'MAESTRO_OPENAI_API_URL'],
+  anthropic: ['MAESTRO_ANTHROPIC_AUTH_URL', 'MAESTRO_ANTHROPIC_TOKEN_URL', 'MAESTRO_ANTHROPIC_BASE_URL'],
+  gemini: ['MAESTRO_GEMINI_AUTH_URL', 'MAESTRO_GEMINI_TOKEN_URL', 'MAESTRO_GEMINI_USERINFO_URL',
+    'MAESTRO_GEMINI_CODE_ASSIST_URL', 'MAESTRO_GEMINI_BASE_URL'],
+}
+
+/** The control endpoints of one provider's fake (/_fake/<provider>/…). */
+export interface FakeScript {
+  /** Root of the provider's control endpoints. */
+  control: string
+  /** Queues scripted model replies (see backend/providers/fake.Reply). */
+  push(...replies: unknown[]): Promise<void>
+  /** The requests the fake has recorded. */
+  requests(): Promise<unknown[]>
+  reset(): Promise<void>
+}
+
+export interface Fakes {
+  /** The one origin the fakes are served on; each provider's fake is under url/<provider>. */
+  url: string
+  /** Every ENDPOINT_VARS variable set to its provider's fake: pass to launchApp({env}). */
+  env: Record<string, string>
+  script(provider: FakeProvider): FakeScript
+  stop(): Promise<void>
+}
+
+async function control(url: string, init?: RequestInit): Promise<Response> {
+  const res = await fetch(url, init)
+  if (!res.ok) throw new Error(`${init?.method ?? 'GET'} ${url}: ${res.status} ${await res.text()}`)
+  return res
+}
+
+/**
+ * Starts the provider fakes (build/bin/maestro-fakes from make build-dev,
+ * else go run) on a free port and waits for the {"url":…} line it prints.
+ * The process is tracked, so killAll stops it too.
+ */
+export async function startFakes(name = 'fakes'): Promise<Fakes> {
+  const args = ['-addr', '127.0.0.1:0']
+  const [cmd, argv] = existsSync(fakesBinary)
+    ? [fakesBinary, args]
+    : ['go', ['run', './backend/providers/fakes/cmd/maestro-fakes', ...args]]
+  const log = join(outDir, `${name}.log`)
+  const child = track(cmd, argv, {cwd: repoRoot, log, keepStdout: true})
+  const url = await new Promise<string>((resolve, reject) => {
+    let buf = ''
+    const t = setTimeout(() => reject(new Error(`maestro-fakes printed no URL within 90 s; see ${log}`)), 90_000)
+    child.stdout!.on('data', (d: Buffer) => {
+      buf += d.toString()
+      const nl = buf.indexOf('\n')
+      if (nl < 0) return
+      clearTimeout(t)
+      try {
+        const first = JSON.parse(buf.slice(0, nl)) as {url?: unknown}
+        if (typeof first.url !== 'string') throw new Error('no url field')
+        resolve(first.url.replace(/\/$/, ''))
+      } catch (e) {
+        reject(new Error(`maestro-fakes printed ${JSON.stringify(buf.slice(0, nl))}, not {"url":…}: ${e}`))
+      }
+    })
+    child.once('exit', (code) => { clearTimeout(t); reject(new Error(`maestro-fakes exited with ${code}; see ${log}`)) })
+  })
+  return {
+    url,
+    env: Object.fromEntries(
+      (Object.entries(ENDPOINT_VARS) as [FakeProvider, readonly string[]][]).flatMap(([p, vars]) => vars.map((v) => [v, `${url}/${p}`])),
+    ),
+    script(provider) {
+      const root = `${url}/_fake/${provider}/`
+      return {
+        control: root,
+        async push(...replies) {
+          await control(root + 'replies', {method: 'POST', headers: {'content-type': 'application/json'}, body: JSON.stringify(replies)})
+        },
+        async requests() {
+          return (await (await control(root + 'requests')).json()) as unknown[]
+        },
+        async reset() {
+          await control(root + 'reset', {method: 'POST'})
+        },
+      }
+    },
+    stop: () => killGroup(child),
+  }
 }

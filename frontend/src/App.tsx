@@ -1,5 +1,6 @@
 import {useEffect} from 'react'
 import {ChatPane} from './components/ChatPane'
+import {DialogHost} from './components/dialogs/DialogHost'
 import {AccountsPage} from './components/pages/AccountsPage'
 import {ConnectorsPage} from './components/pages/ConnectorsPage'
 import {SettingsPage} from './components/pages/SettingsPage'
@@ -7,7 +8,10 @@ import {Sidebar} from './components/Sidebar'
 import {StoreErrorScreen} from './components/StoreErrorScreen'
 import {Toasts} from './components/Toasts'
 import {isModKey} from './lib/platform'
+import {syncAccounts} from './stores/accounts'
 import {useAppStore} from './stores/app'
+import {useModels} from './stores/models'
+import {syncRuns} from './stores/runs'
 import {syncSessions, useSessions} from './stores/sessions'
 import {useUI} from './stores/ui'
 
@@ -27,6 +31,11 @@ function Main() {
 
 function Shell() {
   useEffect(() => syncSessions(), [])
+  useEffect(() => syncAccounts(), [])
+  useEffect(() => syncRuns(), [])
+  useEffect(() => {
+    void useModels.getState().load()
+  }, [])
 
   useEffect(() => {
     function onKeyDown(e: KeyboardEvent) {
@@ -45,6 +54,7 @@ function Shell() {
       <main className="main">
         <Main />
       </main>
+      <DialogHost />
     </div>
   )
 }

@@ -115,6 +115,9 @@ var _ agent.Models = (*Catalog)(nil)
 // so per-adapter caches (e.g. Anthropic's schema cache) survive between
 // steps.
 func (c *Catalog) Model(ctx context.Context, provider string) (agent.Model, error) {
+	if provider == "" {
+		return nil, chat.E(chat.ErrAuthRequired, "choose a model for this chat; sign in to Claude, ChatGPT or Gemini in Accounts, or add an API key")
+	}
 	cr, err := c.creds.Credentials(ctx, provider)
 	if err != nil {
 		return nil, err

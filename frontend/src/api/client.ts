@@ -2,11 +2,23 @@
 // rejects with an AppError (see errors.ts), never with a raw value.
 
 import * as App from '../../wailsjs/go/app/App'
-import {ClipboardSetText, EventsOn} from '../../wailsjs/runtime/runtime'
+import {BrowserOpenURL, ClipboardSetText, EventsOn} from '../../wailsjs/runtime/runtime'
 import {toAppError} from './errors'
-import type {KeychainStatus, Message, Session, SessionView, Status} from './types'
+import type {
+  Account,
+  KeychainStatus,
+  Login,
+  LoginEvent,
+  Message,
+  ProviderId,
+  Session,
+  SessionView,
+  Status,
+} from './types'
+import type {ApprovalDecision, ProviderModels, SendResult} from './types'
 
 export const EVENT_SESSIONS_CHANGED = 'sessions:changed'
+export const EVENT_AUTH_LOGIN = 'auth:login'
 
 async function call<T>(fn: () => Promise<unknown>): Promise<T> {
   try {
@@ -26,7 +38,16 @@ export const api = {
   openSession: (id: string) =>
     call<SessionView>(() => App.OpenSession(id)).then((v) => ({...v, messages: v.messages ?? []})),
   sendMessage: (sessionId: string, text: string) =>
-    call<{runId: string; message: Message}>(() => App.SendMessage(sessionId, text)).then((r) => r.message),
+    call<SendResult | Message>(() => App.SendMessage(sessionId, text)).then(toSendResult),
+  accounts: () => call<Account[] | null>(() => App.Accounts()).then((a) => a ?? []),
+  signIn: (provider: ProviderId) => call<Login>(() => App.SignIn(provider)),
+  cancelSignIn: (loginId: string) => call<void>(() => App.CancelSignIn(loginId)),
+  submitSignInCode: (loginId: string, code: string) => call<void>(() => App.SubmitSignInCode(loginId, code)),
+  /** Opens the sign-in page again; paste: the page that shows a code to paste (Claude). */
+  openSignInPage: (loginId: string, {paste = false} = {}) => call<void>(() => App.OpenSignInPage(loginId, paste)),
+  signOut: (provider: ProviderId) => call<void>(() => App.SignOut(provider)),
+  setAPIKey: (provider: ProviderId, key: string) => call<Account>(() => App.SetAPIKey(provider, key)),
+  removeAPIKey: (provider: ProviderId) => call<void>(() => App.RemoveAPIKey(provider)),
 }
 
 function hasRuntime(): boolean {
@@ -37,6 +58,12 @@ function hasRuntime(): boolean {
 export function onSessionsChanged(cb: () => void): () => void {
   if (!hasRuntime()) return () => {}
   return EventsOn(EVENT_SESSIONS_CHANGED, () => cb())
+}
+
+/** Subscribes to auth:login (sign-in progress); returns the unsubscribe function. */
+export function onLogin(cb: (ev: LoginEvent) => void): () => void {
+  if (!hasRuntime()) return () => {}
+  return EventsOn(EVENT_AUTH_LOGIN, (ev: LoginEvent) => cb(ev))
 }
 
 /** Puts text on the system clipboard. */
@@ -53,4 +80,64 @@ export async function copyText(text: string): Promise<void> {
   } catch (err) {
     throw toAppError(err)
   }
+}
+
+// Chat runs (see the chat contract) ------------------------------------------
+
+/** SendMessage resolves with {runId, message}; an older backend sent the message alone. */
+function toSendResult(r: SendResult | Message): SendResult {
+  return 'message' in r && r.message ? r : {runId: '', message: r as Message}
+}
+
+export const chatApi = {
+  stopRun: (runId: string) => call<void>(() => App.StopRun(runId)),
+  applyNow: (runId: string) => call<boolean>(() => App.ApplyNow(runId)),
+  retryTurn: (sessionId: string) => call<string>(() => App.RetryTurn(sessionId)),
+  answerApproval: (requestId: string, decision: ApprovalDecision) =>
+    call<void>(() => App.AnswerApproval(requestId, decision)),
+  setSessionModel: (sessionId: string, provider: string, model: string) =>
+    call<Session>(() => App.SetSessionModel(sessionId, provider, model)),
+  listModels: () => call<ProviderModels[] | null>(() => App.ListModels()).then((p) => p ?? []),
+  activeRun: (sessionId: string) => call<string>(() => App.ActiveRun(sessionId)).then((id) => id || ''),
+}
+
+/** The events of a chat run, plus models:changed (credentials or catalog changed). */
+export const CHAT_EVENTS = [
+  'run:started',
+  'run:step',
+  'chat:delta',
+  'run:retrying',
+  'tool:started',
+  'tool:args',
+  'approval:needed',
+  'tool:running',
+  'tool:progress',
+  'tool:log',
+  'tool:finished',
+  'message:saved',
+  'run:finished',
+  'models:changed',
+] as const
+
+export type ChatEventName = (typeof CHAT_EVENTS)[number]
+
+/** Subscribes cb to every chat event; returns the unsubscribe function. */
+export function onChatEvents(cb: (name: ChatEventName, payload: unknown) => void): () => void {
+  if (!hasRuntime()) return () => {}
+  const offs = CHAT_EVENTS.map((name) => EventsOn(name, (payload: unknown) => cb(name, payload)))
+  return () => offs.forEach((off) => off())
+}
+
+/** Opens an http(s) or mailto link in the system browser, never in the app window. */
+export function openExternal(url: string): void {
+  if (!/^(https?:|mailto:)/i.test(url)) return
+  if (hasRuntime()) {
+    try {
+      BrowserOpenURL(url)
+      return
+    } catch {
+      // Fall through to the browser.
+    }
+  }
+  window.open(url, '_blank', 'noopener,noreferrer')
 }

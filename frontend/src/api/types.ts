@@ -22,24 +22,65 @@ export interface Session {
   createdAt: number
   /** Unix milliseconds; the list is sorted by this, newest first. */
   updatedAt: number
+  /** Bumped when the session's tool set changes (connectors toggled). */
+  toolsRevision?: number
 }
 
 export type Role = 'user' | 'assistant' | 'tool'
 
-export interface Part {
-  type: string
+export type MessageStatus = 'complete' | 'streaming' | 'canceled' | 'failed' | 'superseded'
+
+/** An image, audio clip or resource returned by a tool. data is base64. */
+export interface Attachment {
+  type: 'image' | 'audio' | 'resource' | string
+  mimeType?: string
+  data?: string
+  uri?: string
   text?: string
+  name?: string
+}
+
+/** A tool result envelope; data and raw are JSON text. */
+export interface ToolResult {
+  successful: boolean
+  data?: string
+  error?: string
+  truncated?: boolean
+  durationMs?: number
+  attachments?: Attachment[]
+  raw?: string
+}
+
+/**
+ * One part of a message; which fields are set depends on type: text and
+ * reasoning carry text; tool_call carries callId, name (canonical
+ * "server.tool"), server and arguments (JSON text); tool_result carries
+ * callId, name and the envelope, either nested as result or flat on the
+ * part (see lib/toolCards.ts); file carries name and mimeType.
+ */
+export interface Part extends Partial<ToolResult> {
+  type: 'text' | 'reasoning' | 'tool_call' | 'tool_result' | 'file' | string
+  text?: string
+  callId?: string
+  name?: string
+  server?: string
+  arguments?: string
+  result?: ToolResult & {callId?: string; name?: string}
+  mimeType?: string
 }
 
 export interface Message {
   id: string
   seq: number
   role: Role
-  status: string
+  status: MessageStatus | string
   error?: string
   parts: Part[]
   /** Unix milliseconds. */
   createdAt: number
+  provider?: string
+  model?: string
+  runId?: string
 }
 
 export interface SessionView {
@@ -50,4 +91,137 @@ export interface SessionView {
 export interface KeychainStatus {
   available: boolean
   message: string
+}
+
+/** Provider names as Go spells them (chat.Provider*). */
+export type ProviderId = 'gemini' | 'anthropic' | 'openai'
+
+/** A provider's credentials as the Accounts page shows them; never a secret. */
+export interface Account {
+  provider: ProviderId
+  /** "oauth": signed in with the provider's account; "apikey": an API key. */
+  method: 'oauth' | 'apikey'
+  email?: string
+  plan?: string
+  accountId?: string
+  project?: string
+  /** Unix milliseconds; absent when unknown. */
+  expiresAt?: number
+  /** The API key masked by Go, e.g. "sk-…abcd". */
+  keyHint?: string
+}
+
+/** A started browser sign-in. */
+export interface Login {
+  loginId: string
+  provider: ProviderId
+  /** The page the browser was sent to. */
+  authUrl: string
+  /** True when the provider also accepts a pasted code (Claude). */
+  manual: boolean
+}
+
+export type LoginStatus = 'waiting' | 'exchanging' | 'signed_in' | 'failed' | 'canceled'
+
+/** The payload of an auth:login event. */
+export interface LoginEvent {
+  loginId: string
+  provider: ProviderId
+  status: LoginStatus
+  error?: AppError
+  account?: Account
+}
+
+// Chat runs (see the chat contract). ------------------------------------
+
+/** What SendMessage resolves with: the stored user message and its run. */
+export interface SendResult {
+  runId: string
+  message: Message
+}
+
+export interface ModelInfo {
+  id: string
+  name: string
+}
+
+/** One provider in the model picker. */
+export interface ProviderModels {
+  provider: string
+  displayName: string
+  /** Whether Maestro has credentials for it. */
+  available: boolean
+  models: ModelInfo[]
+}
+
+export type ApprovalDecision = 'allow_once' | 'always_allow' | 'deny'
+
+export interface RunStartedEvent {
+  runId: string
+  sessionId: string
+}
+
+export interface RunStepEvent {
+  runId: string
+  sessionId: string
+  step: number
+  attempt: number
+  provider: string
+  model: string
+  toolsRevision: number
+  toolCount: number
+}
+
+export interface DeltaEvent {
+  runId: string
+  kind: 'text' | 'reasoning'
+  text: string
+}
+
+export interface RetryingEvent {
+  runId: string
+  attempt: number
+  delayMs: number
+  reason: string
+}
+
+/** Every tool:* event; which fields are set depends on the event. */
+export interface ToolEvent {
+  runId: string
+  callId: string
+  name?: string
+  server?: string
+  fragment?: string
+  arguments?: string
+  progress?: number
+  total?: number
+  message?: string
+  level?: string
+  text?: string
+  result?: ToolResult
+  durationMs?: number
+}
+
+export interface ApprovalEvent {
+  runId: string
+  requestId: string
+  callId: string
+  name: string
+  server: string
+  arguments: string
+}
+
+export interface MessageSavedEvent {
+  runId: string
+  sessionId: string
+  message: Message
+}
+
+export interface RunFinishedEvent {
+  runId: string
+  sessionId: string
+  canceled: boolean
+  error?: AppError
+  retryAt?: number
+  usage?: {inputTokens: number; outputTokens: number}
 }

@@ -18,7 +18,7 @@ describe('composer', () => {
     expect(msg).toHaveTextContent('Plan three days in Lisbon')
     expect(composer).toHaveValue('')
     const notice = screen.getByTestId('provider-notice')
-    expect(notice).toHaveTextContent('Sign in to a provider in Accounts to get replies.')
+    expect(notice).toHaveTextContent('No model is chosen for this chat yet. Pick one above, or sign in to a provider in Accounts')
     await user.click(within(notice).getByRole('button', {name: 'Accounts'}))
     expect(screen.getByTestId('accounts-page')).toBeInTheDocument()
   })

@@ -1,25 +1,48 @@
-import {ChevronDown, MessageSquareText, Sparkles} from 'lucide-react'
-import {awaitsProvider} from '../lib/messages'
+import {useEffect} from 'react'
+import {KeyRound, MessageSquareText, Sparkles} from 'lucide-react'
+import type {AppError} from '../api/errors'
+import {awaitsProvider, visibleMessages} from '../lib/messages'
 import {shortcutLabel} from '../lib/platform'
 import {useChat} from '../stores/chat'
+import {useRuns} from '../stores/runs'
 import {useSessions} from '../stores/sessions'
 import {useUI} from '../stores/ui'
+import {ModelPicker} from './chat/ModelPicker'
 import {Composer} from './Composer'
 import {EmptyState} from './EmptyState'
 import {LogoMark} from './LogoMark'
 import {MessageList} from './MessageList'
+import {ToolsButton} from './tools/ToolsButton'
 
-function ProviderNotice() {
+function AccountsLink() {
   const setView = useUI((s) => s.setView)
+  return (
+    <button type="button" className="link-btn" onClick={() => setView('accounts')}>
+      Accounts
+    </button>
+  )
+}
+
+/** No model chosen for this chat and nothing answered the last message. */
+function ProviderNotice() {
   return (
     <div className="provider-notice" data-testid="provider-notice" role="note">
       <Sparkles size={14} aria-hidden="true" />
       <span>
-        No model provider is connected yet. Sign in to a provider in{' '}
-        <button type="button" className="link-btn" onClick={() => setView('accounts')}>
-          Accounts
-        </button>{' '}
-        to get replies.
+        No model is chosen for this chat yet. Pick one above, or sign in to a provider in <AccountsLink /> to get
+        replies.
+      </span>
+    </div>
+  )
+}
+
+/** SendMessage refused because the provider has no credentials. */
+function AuthNotice({error}: {error: AppError}) {
+  return (
+    <div className="provider-notice is-auth" data-testid="auth-notice" role="alert">
+      <KeyRound size={14} aria-hidden="true" />
+      <span>
+        {error.message.replace(/\.?$/, '.')} Open <AccountsLink /> to sign in, then send again.
       </span>
     </div>
   )
@@ -42,40 +65,58 @@ function Welcome() {
   )
 }
 
+/** Esc anywhere in the chat (outside other fields and dialogs) stops the running reply. */
+function useEscapeStops(sessionId: string | null) {
+  useEffect(() => {
+    if (!sessionId) return
+    function onKeyDown(e: KeyboardEvent) {
+      if (e.key !== 'Escape' || e.defaultPrevented || document.querySelector('[aria-modal="true"]')) return
+      const t = e.target as HTMLElement | null
+      if (t && (t.isContentEditable || ['INPUT', 'TEXTAREA', 'SELECT'].includes(t.tagName))) return
+      const runs = useRuns.getState()
+      if (runs.active[sessionId!]) void runs.stop(sessionId!)
+    }
+    window.addEventListener('keydown', onKeyDown)
+    return () => window.removeEventListener('keydown', onKeyDown)
+  }, [sessionId])
+}
+
 export function ChatPane() {
   const activeId = useSessions((s) => s.activeId)
-  const title = useSessions((s) => s.sessions.find((x) => x.id === s.activeId)?.title)
+  const session = useSessions((s) => s.sessions.find((x) => x.id === s.activeId))
   const loadedId = useChat((s) => s.sessionId)
   const messages = useChat((s) => s.messages)
   const load = useChat((s) => s.load)
+  const running = useRuns((s) => !!activeId && !!s.active[activeId])
+  const failed = useRuns((s) => !!activeId && !!s.failures[activeId])
+  const notice = useRuns((s) => (activeId ? s.notices[activeId] : undefined))
+  useEscapeStops(activeId)
 
   if (!activeId) return <Welcome />
 
   const ready = loadedId === activeId && load === 'ready'
+  const shown = ready ? visibleMessages(messages) : []
+  let footer = null
+  if (notice) footer = <AuthNotice error={notice} />
+  else if (ready && !running && !failed && !session?.model && awaitsProvider(shown)) footer = <ProviderNotice />
+
   return (
     <section className="chat" aria-label="Chat">
       <header className="pane-header">
-        <h1 className="pane-title" data-testid="chat-title" title={title}>
-          {title || 'New chat'}
+        <h1 className="pane-title" data-testid="chat-title" title={session?.title}>
+          {session?.title || 'New chat'}
         </h1>
-        <button type="button" className="pill" disabled title="Model providers arrive with Accounts">
-          <span className="pill-dot" aria-hidden="true" />
-          No provider
-          <ChevronDown size={14} aria-hidden="true" />
-        </button>
+        <ToolsButton sessionId={activeId} />
+        <ModelPicker sessionId={activeId} provider={session?.provider ?? ''} model={session?.model ?? ''} />
       </header>
-      {ready && messages.length === 0 ? (
+      {ready && shown.length === 0 && !running && !notice ? (
         <div className="chat-empty">
           <EmptyState icon={MessageSquareText} title="Start the conversation" testId="chat-empty">
             Ask anything. Tools from your connectors will appear here.
           </EmptyState>
         </div>
       ) : (
-        <MessageList
-          sessionId={activeId}
-          messages={ready ? messages : []}
-          footer={ready && awaitsProvider(messages) ? <ProviderNotice /> : null}
-        />
+        <MessageList sessionId={activeId} messages={ready ? messages : []} footer={footer} />
       )}
       <Composer key={activeId} sessionId={activeId} />
     </section>

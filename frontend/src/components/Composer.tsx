@@ -1,20 +1,30 @@
 import {useEffect, useLayoutEffect, useRef} from 'react'
-import {ArrowUp} from 'lucide-react'
+import {ArrowUp, Square} from 'lucide-react'
 import {canSend, getDraft} from '../lib/drafts'
 import {useChat} from '../stores/chat'
+import {useActiveRun, useRuns} from '../stores/runs'
+import {useSessions} from '../stores/sessions'
 import {useUI} from '../stores/ui'
 
 /** Lines the composer grows to before it scrolls. */
 export const MAX_LINES = 8
 
 /**
- * The message box. Enter sends, Shift+Enter starts a new line; the text is
- * kept per session as a draft.
+ * The message box. Enter sends, Shift+Enter starts a new line, Esc stops
+ * the reply streaming in (Stop replaces Send meanwhile); the text is kept
+ * per session as a draft.
  */
 export function Composer({sessionId}: {sessionId: string}) {
   const text = useChat((s) => getDraft(s.drafts, sessionId))
   const sending = useChat((s) => !!s.sending[sessionId])
   const {setDraft, send} = useChat.getState()
+  const run = useActiveRun(sessionId)
+  const stop = useRuns((s) => s.stop)
+  const applyNow = useRuns((s) => s.applyNow)
+  // Connectors changed since the running step started: offer to restart it with them.
+  const toolsRevision = useSessions((s) => s.sessions.find((x) => x.id === sessionId)?.toolsRevision)
+  const toolsChanged =
+    !!run && run.toolsRevision !== undefined && toolsRevision !== undefined && toolsRevision > run.toolsRevision
   const focusToken = useUI((s) => s.composerFocus)
   const ref = useRef<HTMLTextAreaElement>(null)
 
@@ -35,7 +45,8 @@ export function Composer({sessionId}: {sessionId: string}) {
     el.style.overflowY = el.scrollHeight > max ? 'auto' : 'hidden'
   }, [text])
 
-  const ready = canSend(text) && !sending
+  const streaming = !!run
+  const ready = canSend(text) && !sending && !streaming
 
   function submit() {
     if (!ready) return
@@ -64,15 +75,47 @@ export function Composer({sessionId}: {sessionId: string}) {
             if (e.key === 'Enter' && !e.shiftKey && !e.nativeEvent.isComposing) {
               e.preventDefault()
               submit()
+            } else if (e.key === 'Escape' && streaming) {
+              e.preventDefault()
+              void stop(sessionId)
             }
           }}
         />
-        <button type="submit" className="send-btn" data-testid="send" aria-label="Send message" disabled={!ready}>
-          <ArrowUp size={18} strokeWidth={2.25} aria-hidden="true" />
-        </button>
+        {streaming ? (
+          <button
+            type="button"
+            className="send-btn stop-btn"
+            data-testid="stop"
+            aria-label="Stop the reply"
+            title="Stop (Esc)"
+            disabled={run.stopping}
+            onClick={() => void stop(sessionId)}
+          >
+            <Square size={12} fill="currentColor" strokeWidth={0} aria-hidden="true" />
+          </button>
+        ) : (
+          <button type="submit" className="send-btn" data-testid="send" aria-label="Send message" disabled={!ready}>
+            <ArrowUp size={18} strokeWidth={2.25} aria-hidden="true" />
+          </button>
+        )}
       </div>
       <p className="composer-hint">
-        <kbd className="kbd">Enter</kbd> to send, <kbd className="kbd">Shift+Enter</kbd> for a new line
+        {toolsChanged ? (
+          <>
+            Your connectors changed.{' '}
+            <button type="button" className="link-btn" data-testid="apply-now" onClick={() => void applyNow(sessionId)}>
+              Use them now
+            </button>
+          </>
+        ) : streaming ? (
+          <>
+            <kbd className="kbd">Esc</kbd> to stop the reply
+          </>
+        ) : (
+          <>
+            <kbd className="kbd">Enter</kbd> to send, <kbd className="kbd">Shift+Enter</kbd> for a new line
+          </>
+        )}
       </p>
     </form>
   )

@@ -8,8 +8,20 @@ interface Props {
   label: string
 }
 
+/**
+ * button: a bordered "Copy" button; ghost: borderless with its label (code
+ * blocks); icon: a bare icon with a tooltip (message actions).
+ */
+export type CopyVariant = 'button' | 'ghost' | 'icon'
+
+const VARIANT_CLASS: Record<CopyVariant, string> = {
+  button: 'btn btn-secondary btn-sm copy-btn',
+  ghost: 'copy-ghost',
+  icon: 'icon-btn icon-btn-sm',
+}
+
 /** A small "Copy" button that confirms with a check for a moment. */
-export function CopyButton({text, label}: Props) {
+export function CopyButton({text, label, variant = 'button', testId}: Props & {variant?: CopyVariant; testId?: string}) {
   const copy = useUI((s) => s.copy)
   const [copied, setCopied] = useState(false)
 
@@ -22,12 +34,14 @@ export function CopyButton({text, label}: Props) {
   return (
     <button
       type="button"
-      className="btn btn-secondary btn-sm copy-btn"
+      className={VARIANT_CLASS[variant]}
+      data-testid={testId}
       aria-label={copied ? `Copied ${label}` : `Copy ${label}`}
+      title={variant === 'icon' ? (copied ? 'Copied' : 'Copy') : undefined}
       onClick={async () => setCopied(await copy(text))}
     >
       {copied ? <Check size={14} aria-hidden="true" /> : <Copy size={14} aria-hidden="true" />}
-      <span>{copied ? 'Copied' : 'Copy'}</span>
+      {variant !== 'icon' && <span>{copied ? 'Copied' : 'Copy'}</span>}
     </button>
   )
 }

@@ -1,51 +1,86 @@
-import {useLayoutEffect, useRef} from 'react'
-import {CircleAlert} from 'lucide-react'
+import {type ReactNode, useCallback, useMemo} from 'react'
+import {ArrowDown} from 'lucide-react'
 import type {Message} from '../api/types'
-import {fullTime} from '../lib/time'
-import {messageText} from '../lib/messages'
-
-function MessageRow({message}: {message: Message}) {
-  const text = messageText(message)
-  return (
-    <div className={`message message-${message.role}`} data-testid="message" data-role={message.role} data-status={message.status}>
-      <div className="message-content" title={fullTime(message.createdAt)}>
-        {text && <div className="message-text">{text}</div>}
-        {message.error && (
-          <div className="message-error">
-            <CircleAlert size={14} aria-hidden="true" />
-            <span>{message.error}</span>
-          </div>
-        )}
-      </div>
-    </div>
-  )
-}
+import {messageText, visibleMessages} from '../lib/messages'
+import {pairToolResults, storedCallIds} from '../lib/toolCards'
+import {useStickToBottom} from '../lib/useStickToBottom'
+import {useRuns} from '../stores/runs'
+import {AssistantDraft} from './chat/AssistantDraft'
+import {MessageRow} from './chat/MessageRow'
+import {RunError} from './chat/RunError'
 
 interface Props {
   sessionId: string
   messages: Message[]
-  /** Shown under the last message (e.g. the no-provider notice). */
-  footer?: React.ReactNode
+  /** Shown under the last message (e.g. the sign-in notice). */
+  footer?: ReactNode
 }
 
-/** The conversation, scrolled to the newest message. */
+/** The conversation: stored messages, the reply streaming in, and how the last turn failed. */
 export function MessageList({sessionId, messages, footer}: Props) {
-  const scrollRef = useRef<HTMLDivElement>(null)
-  const last = messages[messages.length - 1]?.id
+  const activeRunId = useRuns((s) => s.active[sessionId])
+  const run = useRuns((s) => (activeRunId ? s.runs[activeRunId] : undefined))
+  const failure = useRuns((s) => s.failures[sessionId])
+  const retry = useRuns((s) => s.retry)
+  const onRetry = useCallback(() => void retry(sessionId), [retry, sessionId])
 
-  useLayoutEffect(() => {
-    const el = scrollRef.current
-    if (el) el.scrollTop = el.scrollHeight
-  }, [sessionId, last])
+  const rows = useMemo(() => visibleMessages(messages, activeRunId), [messages, activeRunId])
+  const results = useMemo(() => pairToolResults(messages), [messages])
+  const storedCalls = useMemo(() => storedCallIds(messages), [messages])
+  const lastUser = useMemo(() => [...rows].reverse().find((m) => m.role === 'user')?.id, [rows])
+  const {scrollRef, contentRef, onScroll, jumpVisible, jump} = useStickToBottom(sessionId, lastUser)
+
+  // One turn may be several stored replies (a step per tool round): they read
+  // as one, with a single action bar (copying the whole turn) under the last.
+  const turnText = useMemo(() => {
+    const out = new Map<string, string>()
+    for (const m of rows) {
+      const t = m.role === 'assistant' && m.runId ? messageText(m) : ''
+      if (t) out.set(m.runId!, out.has(m.runId!) ? `${out.get(m.runId!)}\n\n${t}` : t)
+    }
+    return out
+  }, [rows])
+  const sameRun = (a?: Message, b?: Message) =>
+    !!a && !!b && a.role === 'assistant' && b.role === 'assistant' && !!a.runId && a.runId === b.runId
+
+  const last = rows[rows.length - 1]
+  const lastFailed = !activeRunId && last?.role === 'assistant' && last.status === 'failed' ? last.id : undefined
+  // A failure no stored message records (e.g. refused before the reply started).
+  const looseFailure =
+    failure && !activeRunId && !rows.some((m) => m.runId === failure.runId && m.status === 'failed') ? failure : undefined
 
   return (
-    <div className="message-scroll" ref={scrollRef}>
-      <div className="message-list" role="log" aria-label="Messages">
-        {messages.map((m) => (
-          <MessageRow key={m.id} message={m} />
-        ))}
-        {footer}
+    <div className="message-scroll-wrap">
+      <div className="message-scroll" ref={scrollRef} onScroll={onScroll} data-testid="message-scroll">
+        <div className="message-list" ref={contentRef} role="log" aria-label="Messages">
+          {rows.map((m, i) => (
+            <MessageRow
+              key={m.id}
+              message={m}
+              results={results}
+              activeRunId={activeRunId}
+              error={failure && failure.runId === m.runId ? failure : undefined}
+              onRetry={m.id === lastFailed ? onRetry : undefined}
+              follows={sameRun(rows[i - 1], m)}
+              continues={sameRun(m, rows[i + 1]) || (i === rows.length - 1 && !!run && m.runId === run.runId)}
+              copyText={m.runId ? turnText.get(m.runId) : undefined}
+            />
+          ))}
+          {run && <AssistantDraft run={run} storedCalls={storedCalls} follows={last?.role === 'assistant' && last.runId === run.runId} />}
+          {looseFailure && (
+            <div className="message message-assistant" data-role="assistant" data-status="failed">
+              <RunError error={looseFailure} onRetry={onRetry} />
+            </div>
+          )}
+          {footer}
+        </div>
       </div>
+      {jumpVisible && (
+        <button type="button" className="jump-pill" data-testid="jump-to-latest" onClick={jump}>
+          <ArrowDown size={14} aria-hidden="true" />
+          Jump to latest
+        </button>
+      )}
     </div>
   )
 }

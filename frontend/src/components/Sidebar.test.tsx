@@ -148,15 +148,15 @@ describe('navigation', () => {
     const accounts = screen.getByTestId('accounts-page')
     for (const name of ['Gemini', 'Claude', 'ChatGPT']) {
       expect(within(accounts).getByRole('heading', {name})).toBeInTheDocument()
-      expect(within(accounts).getByRole('button', {name: `Sign in to ${name}`})).toBeDisabled()
+      expect(await within(accounts).findByRole('button', {name: `Sign in to ${name}`})).toBeInTheDocument()
     }
-    expect(within(accounts).getAllByText('Coming next')).toHaveLength(3)
+    expect(backend.App.Accounts).toHaveBeenCalled()
     expect(accounts).toHaveTextContent("Anthropic's terms restrict using subscription sign-in")
     expect(accounts).toHaveTextContent("Google's terms restrict using subscription sign-in")
 
     await user.click(screen.getByTestId('nav-connectors'))
-    expect(screen.getByTestId('connectors-empty')).toHaveTextContent('No connectors yet')
-    expect(screen.getByRole('button', {name: 'Add connector'})).toBeDisabled()
+    expect(await screen.findByTestId('connectors-empty')).toHaveTextContent('No connectors yet')
+    expect(screen.getByRole('button', {name: 'Add connector'})).toBeEnabled()
 
     await user.click(screen.getByTestId('nav-settings'))
     expect(screen.getByTestId('settings-datadir')).toHaveTextContent('/home/ada/.local/share/maestro')

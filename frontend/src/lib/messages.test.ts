@@ -1,6 +1,6 @@
 import {describe, expect, it} from 'vitest'
 import {message} from '../test/fakeBackend'
-import {awaitsProvider, messageText, upsertMessage} from './messages'
+import {awaitsProvider, isBareFailure, messageText, reasoningText, removeMessage, upsertMessage, visibleMessages} from './messages'
 
 describe('messages', () => {
   it('joins text parts and skips other parts', () => {
@@ -27,5 +27,32 @@ describe('messages', () => {
     const b = message('b', 2, 'assistant', 'y')
     expect(upsertMessage([b], a).map((m) => m.id)).toEqual(['a', 'b'])
     expect(upsertMessage([a, b], a).map((m) => m.id)).toEqual(['a', 'b'])
+  })
+})
+
+describe('visible messages', () => {
+  const base = {seq: 1, createdAt: 1, parts: [{type: 'text', text: 'x'}]}
+  it('leaves out tool messages, superseded attempts and the streaming checkpoint of the live run', () => {
+    const list = [
+      {...base, id: 'u', role: 'user' as const, status: 'complete'},
+      {...base, id: 's', role: 'assistant' as const, status: 'superseded'},
+      {...base, id: 't', role: 'tool' as const, status: 'complete'},
+      {...base, id: 'c', role: 'assistant' as const, status: 'streaming', runId: 'r1'},
+    ]
+    expect(visibleMessages(list, 'r1').map((m) => m.id)).toEqual(['u'])
+    expect(visibleMessages(list).map((m) => m.id)).toEqual(['u', 'c'])
+  })
+
+  it('knows a failure with nothing else to show', () => {
+    const fail = {id: 'f', seq: 2, role: 'assistant' as const, status: 'failed', error: 'x', parts: [], createdAt: 1}
+    expect(isBareFailure(fail)).toBe(true)
+    expect(isBareFailure({...fail, parts: [{type: 'text', text: 'partial'}]})).toBe(false)
+    expect(isBareFailure({...fail, status: 'complete'})).toBe(false)
+  })
+
+  it('reads reasoning and removes by id', () => {
+    expect(reasoningText({parts: [{type: 'reasoning', text: 'hmm'}, {type: 'text', text: 'x'}]})).toBe('hmm')
+    const a = message('a', 1, 'user', 'x')
+    expect(removeMessage([a], 'a')).toEqual([])
   })
 })

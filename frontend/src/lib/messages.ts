@@ -22,3 +22,39 @@ export function upsertMessage(messages: readonly Message[], m: Message): Message
   rest.push(m)
   return rest.sort((a, b) => a.seq - b.seq)
 }
+
+/** The reasoning ("thinking") text of a message. */
+export function reasoningText(m: Pick<Message, 'parts'>): string {
+  return (m.parts ?? [])
+    .filter((p) => p.type === 'reasoning' && typeof p.text === 'string' && p.text !== '')
+    .map((p) => p.text)
+    .join('\n\n')
+}
+
+/** Removes the message with id, if present. */
+export function removeMessage(messages: readonly Message[], id: string): Message[] {
+  return messages.some((m) => m.id === id) ? messages.filter((m) => m.id !== id) : (messages as Message[])
+}
+
+/**
+ * The messages the conversation shows as rows: tool messages (their
+ * results appear on the calls' cards) and superseded attempts are left
+ * out, and so is the checkpoint of the reply still streaming in activeRunId
+ * (the live draft shows it instead).
+ */
+export function visibleMessages(messages: readonly Message[], activeRunId?: string): Message[] {
+  return messages.filter((m) => {
+    if (m.role === 'tool' || m.status === 'superseded') return false
+    if (activeRunId && m.role === 'assistant' && m.status === 'streaming' && m.runId === activeRunId) return false
+    return true
+  })
+}
+
+/** Whether m is an assistant message with nothing to show but its error. */
+export function isBareFailure(m: Message): boolean {
+  return (
+    m.role === 'assistant' &&
+    m.status === 'failed' &&
+    !(m.parts ?? []).some((p) => (p.type === 'text' || p.type === 'reasoning') ? !!p.text : p.type === 'tool_call')
+  )
+}

@@ -1,8 +1,11 @@
 import {create} from 'zustand'
 import {api} from '../api/client'
+import {toAppError} from '../api/errors'
 import type {Message} from '../api/types'
 import {canSend, type Drafts, getDraft, removeDraft, setDraft} from '../lib/drafts'
-import {upsertMessage} from '../lib/messages'
+import {removeMessage, upsertMessage} from '../lib/messages'
+import {useRuns} from './runs'
+import {useSessions} from './sessions'
 import {toastError} from './toasts'
 
 export type LoadState = 'idle' | 'loading' | 'ready' | 'error'
@@ -20,6 +23,12 @@ interface ChatState {
   setDraft: (sessionId: string, text: string) => void
   dropDraft: (sessionId: string) => void
   send: (sessionId: string, text: string) => Promise<boolean>
+  /** A message Go stored (message:saved); kept if its session is open. */
+  receive: (sessionId: string, message: Message) => void
+}
+
+function place(messages: readonly Message[], m: Message): Message[] {
+  return m.status === 'superseded' ? removeMessage(messages, m.id) : upsertMessage(messages, m)
 }
 
 export const useChat = create<ChatState>()((set, get) => ({
@@ -31,10 +40,17 @@ export const useChat = create<ChatState>()((set, get) => ({
 
   open: async (sessionId) => {
     set({sessionId, messages: [], load: 'loading'})
+    useRuns.getState().prune(sessionId)
     try {
       const view = await api.openSession(sessionId)
       if (get().sessionId !== sessionId) return // the user moved on
-      set({messages: [...view.messages].sort((a, b) => a.seq - b.seq), load: 'ready'})
+      // Messages saved while the session loaded arrived as events; keep them.
+      const arrived = get().messages
+      let messages = [...view.messages].sort((a, b) => a.seq - b.seq)
+      for (const m of arrived) messages = place(messages, m)
+      set({messages, load: 'ready'})
+      if (view.session?.id) useSessions.getState().put(view.session)
+      await useRuns.getState().restore(sessionId)
     } catch (err) {
       if (get().sessionId !== sessionId) return
       set({load: 'error'})
@@ -49,19 +65,24 @@ export const useChat = create<ChatState>()((set, get) => ({
   dropDraft: (sessionId) => set((s) => ({drafts: removeDraft(s.drafts, sessionId)})),
 
   send: async (sessionId, text) => {
-    if (!canSend(text) || get().sending[sessionId]) return false
+    const runs = useRuns.getState()
+    if (!canSend(text) || get().sending[sessionId] || runs.active[sessionId]) return false
+    runs.setNotice(sessionId, null)
     set((s) => ({
       drafts: removeDraft(s.drafts, sessionId),
       sending: {...s.sending, [sessionId]: true},
     }))
     try {
-      const message = await api.sendMessage(sessionId, text)
+      const {runId, message} = await api.sendMessage(sessionId, text)
       if (get().sessionId === sessionId) set((s) => ({messages: upsertMessage(s.messages, message)}))
+      if (runId) useRuns.getState().begin(sessionId, runId)
       return true
     } catch (err) {
       // Give the text back unless the user has started a new one.
       if (getDraft(get().drafts, sessionId) === '') get().setDraft(sessionId, text)
-      toastError(err, "Couldn't send the message")
+      const e = toAppError(err)
+      if (e.kind === 'auth_required') useRuns.getState().setNotice(sessionId, e)
+      else toastError(e, "Couldn't send the message")
       return false
     } finally {
       set((s) => {
@@ -70,5 +91,10 @@ export const useChat = create<ChatState>()((set, get) => ({
         return {sending}
       })
     }
+  },
+
+  receive: (sessionId, message) => {
+    if (get().sessionId !== sessionId) return
+    set((s) => ({messages: place(s.messages, message)}))
   },
 }))

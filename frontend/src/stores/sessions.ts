@@ -15,6 +15,8 @@ interface SessionsState {
   create: () => Promise<Session | null>
   rename: (id: string, title: string) => Promise<void>
   remove: (id: string) => Promise<void>
+  /** Replaces a session with a fresher copy from Go (e.g. after a model switch). */
+  put: (session: Session) => void
 }
 
 // Only the newest load may write the list, so a slow reply cannot undo a
@@ -79,6 +81,13 @@ export const useSessions = create<SessionsState>()((set, get) => ({
       toastError(err, "Couldn't rename the chat")
     }
   },
+
+  put: (session) =>
+    set((s) => ({
+      sessions: s.sessions.some((x) => x.id === session.id)
+        ? s.sessions.map((x) => (x.id === session.id ? {...x, ...session} : x))
+        : s.sessions,
+    })),
 
   remove: async (id) => {
     try {

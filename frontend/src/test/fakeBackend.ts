@@ -2,9 +2,12 @@
 // bindings look for it: window.go.app.App and window.runtime.
 
 import {vi} from 'vitest'
-import type {KeychainStatus, Message, Session, Status} from '../api/types'
+import type {Account, KeychainStatus, LoginEvent, Message, ProviderId, ProviderModels, Session, Status} from '../api/types'
+import {resetAccountsModule, useAccounts} from '../stores/accounts'
 import {resetAppInit, useAppStore} from '../stores/app'
 import {useChat} from '../stores/chat'
+import {useModels} from '../stores/models'
+import {useRuns} from '../stores/runs'
 import {useSessions} from '../stores/sessions'
 import {useToasts} from '../stores/toasts'
 import {useUI} from '../stores/ui'
@@ -25,7 +28,20 @@ export interface FakeOptions {
   messages?: Record<string, Message[]>
   status?: Partial<Status>
   keychain?: KeychainStatus
+  accounts?: Account[]
+  /** The model catalog ListModels returns (default: DEFAULT_MODELS). */
+  models?: ProviderModels[]
+  /** When set, SendMessage starts a run (run-1, run-2, …) that tests drive with emit. */
+  runs?: boolean
+  /** sessionId → the run ActiveRun reports. */
+  activeRuns?: Record<string, string>
 }
+
+export const DEFAULT_MODELS: ProviderModels[] = [
+  {provider: 'gemini', displayName: 'Gemini', available: true, models: [{id: 'gemini-2.5-pro', name: 'Gemini 2.5 Pro'}, {id: 'gemini-2.5-flash', name: 'Gemini 2.5 Flash'}]},
+  {provider: 'anthropic', displayName: 'Claude', available: true, models: [{id: 'claude-sonnet-4-5', name: 'Claude Sonnet 4.5'}]},
+  {provider: 'openai', displayName: 'ChatGPT', available: false, models: [{id: 'gpt-5', name: 'GPT-5'}]},
+]
 
 type Listener = (...data: unknown[]) => void
 
@@ -36,6 +52,11 @@ export function installFakeBackend(opts: FakeOptions = {}) {
     sessions: [...(opts.sessions ?? [])],
     messages: structuredClone(opts.messages ?? {}) as Record<string, Message[]>,
     lastSessionId: opts.status?.lastSessionId ?? '',
+    accounts: [...(opts.accounts ?? [])],
+    /** Running sign-ins: login id → provider. */
+    logins: new Map<string, ProviderId>(),
+    /** sessionId → its running run. */
+    activeRuns: {...(opts.activeRuns ?? {})} as Record<string, string>,
   }
   const listeners = new Map<string, Set<Listener>>()
   let nextId = 1
@@ -79,9 +100,71 @@ export function installFakeBackend(opts: FakeOptions = {}) {
       const list = (state.messages[id] ??= [])
       const m = message(`m-${nextId++}`, list.length + 1, 'user', text)
       list.push(m)
-      return {runId: '', message: m}
+      const runId = opts.runs ? `run-${nextId++}` : ''
+      if (runId) state.activeRuns[id] = runId
+      return {runId, message: m}
     }),
+    StopRun: vi.fn(async (runId: string) => {
+      if (!Object.values(state.activeRuns).includes(runId))
+        return Promise.reject({kind: 'not_found', message: 'that reply has already finished'})
+    }),
+    ApplyNow: vi.fn(async () => true),
+    RetryTurn: vi.fn(async (id: string) => {
+      if (!find(id)) return notFound(id)
+      const runId = `run-${nextId++}`
+      state.activeRuns[id] = runId
+      return runId
+    }),
+    AnswerApproval: vi.fn(async (_requestId: string, _decision: string) => {}),
+    SetSessionModel: vi.fn(async (id: string, provider: string, model: string) => {
+      const s = find(id)
+      if (!s) return notFound(id)
+      s.provider = provider
+      s.model = model
+      return {...s}
+    }),
+    ListModels: vi.fn(async () => structuredClone(opts.models ?? DEFAULT_MODELS)),
+    ActiveRun: vi.fn(async (id: string) => state.activeRuns[id] ?? ''),
     KeychainStatus: vi.fn(async () => opts.keychain ?? {available: true, message: 'The system keychain is available.'}),
+    Accounts: vi.fn(async () => state.accounts.map((a) => ({...a}))),
+    SignIn: vi.fn(async (provider: ProviderId) => {
+      const loginId = `login-${nextId++}`
+      state.logins.set(loginId, provider)
+      return {loginId, provider, authUrl: `https://auth.example/${provider}/authorize?state=${loginId}`, manual: provider === 'anthropic'}
+    }),
+    CancelSignIn: vi.fn(async (loginId: string) => {
+      const provider = state.logins.get(loginId)
+      if (!provider) return Promise.reject({kind: 'not_found', message: 'this sign-in has already ended'})
+      state.logins.delete(loginId)
+      emitLogin({loginId, provider, status: 'canceled'})
+    }),
+    SubmitSignInCode: vi.fn(async (loginId: string) => {
+      if (!state.logins.has(loginId)) return Promise.reject({kind: 'not_found', message: 'this sign-in has already ended'})
+    }),
+    OpenSignInPage: vi.fn(async (loginId: string) => {
+      if (!state.logins.has(loginId)) return Promise.reject({kind: 'not_found', message: 'this sign-in has already ended'})
+    }),
+    SignOut: vi.fn(async (provider: ProviderId) => {
+      state.accounts = state.accounts.filter((a) => !(a.provider === provider && a.method === 'oauth'))
+    }),
+    SetAPIKey: vi.fn(async (provider: ProviderId, key: string): Promise<Account> => {
+      const k = key.trim()
+      const acc: Account = {provider, method: 'apikey', keyHint: `${k.startsWith('sk-') ? 'sk-' : ''}…${k.slice(-4)}`}
+      state.accounts = [...state.accounts.filter((a) => a.provider !== provider), acc]
+      return {...acc}
+    }),
+    RemoveAPIKey: vi.fn(async (provider: ProviderId) => {
+      state.accounts = state.accounts.filter((a) => !(a.provider === provider && a.method === 'apikey'))
+    }),
+  }
+
+  /** Fires an auth:login event as Go would, ending the fake login on a terminal status. */
+  function emitLogin(ev: LoginEvent) {
+    if (ev.status === 'signed_in' || ev.status === 'failed' || ev.status === 'canceled') {
+      state.logins.delete(ev.loginId)
+      if (ev.account) state.accounts = [...state.accounts.filter((a) => a.provider !== ev.provider), ev.account]
+    }
+    listeners.get('auth:login')?.forEach((cb) => cb(ev))
   }
 
   const runtime = {
@@ -105,7 +188,8 @@ export function installFakeBackend(opts: FakeOptions = {}) {
     runtime,
     state,
     /** Fires an event as Go would. */
-    emit: (name: string) => listeners.get(name)?.forEach((cb) => cb()),
+    emit: (name: string, ...data: unknown[]) => listeners.get(name)?.forEach((cb) => cb(...data)),
+    emitLogin,
     listenerCount: (name: string) => listeners.get(name)?.size ?? 0,
   }
 }
@@ -114,8 +198,9 @@ export type FakeBackend = ReturnType<typeof installFakeBackend>
 
 /** Puts every store back to its first state. */
 export function resetStores(): void {
-  for (const store of [useAppStore, useChat, useSessions, useToasts, useUI]) {
+  for (const store of [useAppStore, useAccounts, useChat, useModels, useRuns, useSessions, useToasts, useUI]) {
     ;(store as {setState: (s: unknown, replace: true) => void}).setState(store.getInitialState(), true)
   }
   resetAppInit()
+  resetAccountsModule()
 }

@@ -1,5 +1,31 @@
 export namespace app {
 	
+	export class AccountDTO {
+	    provider: string;
+	    method: string;
+	    email?: string;
+	    plan?: string;
+	    accountId?: string;
+	    project?: string;
+	    expiresAt?: number;
+	    keyHint?: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new AccountDTO(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.provider = source["provider"];
+	        this.method = source["method"];
+	        this.email = source["email"];
+	        this.plan = source["plan"];
+	        this.accountId = source["accountId"];
+	        this.project = source["project"];
+	        this.expiresAt = source["expiresAt"];
+	        this.keyHint = source["keyHint"];
+	    }
+	}
 	export class AttachmentDTO {
 	    type: string;
 	    mimeType?: string;
@@ -22,6 +48,190 @@ export namespace app {
 	        this.name = source["name"];
 	    }
 	}
+	export class OAuthDTO {
+	    clientId: string;
+	    hasClientSecret: boolean;
+	    scopes: string[];
+	
+	    static createFrom(source: any = {}) {
+	        return new OAuthDTO(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.clientId = source["clientId"];
+	        this.hasClientSecret = source["hasClientSecret"];
+	        this.scopes = source["scopes"];
+	    }
+	}
+	export class KeyValueDTO {
+	    key: string;
+	    hint: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new KeyValueDTO(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.key = source["key"];
+	        this.hint = source["hint"];
+	    }
+	}
+	export class ConnectorDTO {
+	    id: string;
+	    name: string;
+	    transport: string;
+	    enabled: boolean;
+	    command?: string;
+	    args: string[];
+	    env: KeyValueDTO[];
+	    cwd?: string;
+	    url?: string;
+	    headers: KeyValueDTO[];
+	    oauth?: OAuthDTO;
+	    state: string;
+	    toolCount: number;
+	    error?: string;
+	    stderrTail: string[];
+	    needsSignIn: boolean;
+	    nextRetry?: number;
+	    restarts?: number;
+	    server?: string;
+	    protocol?: string;
+	    since?: number;
+	    createdAt?: number;
+	
+	    static createFrom(source: any = {}) {
+	        return new ConnectorDTO(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.id = source["id"];
+	        this.name = source["name"];
+	        this.transport = source["transport"];
+	        this.enabled = source["enabled"];
+	        this.command = source["command"];
+	        this.args = source["args"];
+	        this.env = this.convertValues(source["env"], KeyValueDTO);
+	        this.cwd = source["cwd"];
+	        this.url = source["url"];
+	        this.headers = this.convertValues(source["headers"], KeyValueDTO);
+	        this.oauth = this.convertValues(source["oauth"], OAuthDTO);
+	        this.state = source["state"];
+	        this.toolCount = source["toolCount"];
+	        this.error = source["error"];
+	        this.stderrTail = source["stderrTail"];
+	        this.needsSignIn = source["needsSignIn"];
+	        this.nextRetry = source["nextRetry"];
+	        this.restarts = source["restarts"];
+	        this.server = source["server"];
+	        this.protocol = source["protocol"];
+	        this.since = source["since"];
+	        this.createdAt = source["createdAt"];
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
+	export class OAuthInputDTO {
+	    clientId?: string;
+	    clientSecret?: string;
+	    keepClientSecret?: boolean;
+	    scopes?: string[];
+	
+	    static createFrom(source: any = {}) {
+	        return new OAuthInputDTO(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.clientId = source["clientId"];
+	        this.clientSecret = source["clientSecret"];
+	        this.keepClientSecret = source["keepClientSecret"];
+	        this.scopes = source["scopes"];
+	    }
+	}
+	export class KeyValueInputDTO {
+	    key: string;
+	    value: string;
+	    keep?: boolean;
+	
+	    static createFrom(source: any = {}) {
+	        return new KeyValueInputDTO(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.key = source["key"];
+	        this.value = source["value"];
+	        this.keep = source["keep"];
+	    }
+	}
+	export class ConnectorInputDTO {
+	    id?: string;
+	    name: string;
+	    transport: string;
+	    command?: string;
+	    args?: string[];
+	    env?: KeyValueInputDTO[];
+	    cwd?: string;
+	    url?: string;
+	    headers?: KeyValueInputDTO[];
+	    oauth?: OAuthInputDTO;
+	
+	    static createFrom(source: any = {}) {
+	        return new ConnectorInputDTO(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.id = source["id"];
+	        this.name = source["name"];
+	        this.transport = source["transport"];
+	        this.command = source["command"];
+	        this.args = source["args"];
+	        this.env = this.convertValues(source["env"], KeyValueInputDTO);
+	        this.cwd = source["cwd"];
+	        this.url = source["url"];
+	        this.headers = this.convertValues(source["headers"], KeyValueInputDTO);
+	        this.oauth = this.convertValues(source["oauth"], OAuthInputDTO);
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
 	export class ErrorDTO {
 	    kind: string;
 	    message: string;
@@ -36,6 +246,64 @@ export namespace app {
 	        this.message = source["message"];
 	    }
 	}
+	export class ImportEntryDTO {
+	    name: string;
+	    imported: boolean;
+	    connectorId?: string;
+	    reason?: string;
+	    notes: string[];
+	    ignored: string[];
+	
+	    static createFrom(source: any = {}) {
+	        return new ImportEntryDTO(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.name = source["name"];
+	        this.imported = source["imported"];
+	        this.connectorId = source["connectorId"];
+	        this.reason = source["reason"];
+	        this.notes = source["notes"];
+	        this.ignored = source["ignored"];
+	    }
+	}
+	export class ImportReportDTO {
+	    summary: string;
+	    imported: number;
+	    entries: ImportEntryDTO[];
+	
+	    static createFrom(source: any = {}) {
+	        return new ImportReportDTO(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.summary = source["summary"];
+	        this.imported = source["imported"];
+	        this.entries = this.convertValues(source["entries"], ImportEntryDTO);
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
+	
+	
 	export class KeychainDTO {
 	    available: boolean;
 	    message: string;
@@ -48,6 +316,44 @@ export namespace app {
 	        if ('string' === typeof source) source = JSON.parse(source);
 	        this.available = source["available"];
 	        this.message = source["message"];
+	    }
+	}
+	export class LogLineDTO {
+	    time: number;
+	    source: string;
+	    level?: string;
+	    logger?: string;
+	    text: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new LogLineDTO(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.time = source["time"];
+	        this.source = source["source"];
+	        this.level = source["level"];
+	        this.logger = source["logger"];
+	        this.text = source["text"];
+	    }
+	}
+	export class LoginDTO {
+	    loginId: string;
+	    provider: string;
+	    authUrl: string;
+	    manual: boolean;
+	
+	    static createFrom(source: any = {}) {
+	        return new LoginDTO(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.loginId = source["loginId"];
+	        this.provider = source["provider"];
+	        this.authUrl = source["authUrl"];
+	        this.manual = source["manual"];
 	    }
 	}
 	export class ToolResultDTO {
@@ -203,6 +509,8 @@ export namespace app {
 	    }
 	}
 	
+	
+	
 	export class ProviderModelsDTO {
 	    provider: string;
 	    displayName: string;
@@ -271,6 +579,72 @@ export namespace app {
 		    return a;
 		}
 	}
+	export class SessionToolDTO {
+	    canonical: string;
+	    name: string;
+	    title?: string;
+	    description?: string;
+	    enabled: boolean;
+	    readOnly: boolean;
+	
+	    static createFrom(source: any = {}) {
+	        return new SessionToolDTO(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.canonical = source["canonical"];
+	        this.name = source["name"];
+	        this.title = source["title"];
+	        this.description = source["description"];
+	        this.enabled = source["enabled"];
+	        this.readOnly = source["readOnly"];
+	    }
+	}
+	export class SessionConnectorDTO {
+	    id: string;
+	    name: string;
+	    state: string;
+	    toolCount: number;
+	    error?: string;
+	    available: boolean;
+	    enabledInSession: boolean;
+	    tools: SessionToolDTO[];
+	
+	    static createFrom(source: any = {}) {
+	        return new SessionConnectorDTO(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.id = source["id"];
+	        this.name = source["name"];
+	        this.state = source["state"];
+	        this.toolCount = source["toolCount"];
+	        this.error = source["error"];
+	        this.available = source["available"];
+	        this.enabledInSession = source["enabledInSession"];
+	        this.tools = this.convertValues(source["tools"], SessionToolDTO);
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
 	export class SessionDTO {
 	    id: string;
 	    title: string;
@@ -294,6 +668,43 @@ export namespace app {
 	        this.updatedAt = source["updatedAt"];
 	        this.toolsRevision = source["toolsRevision"];
 	    }
+	}
+	
+	export class SessionToolsDTO {
+	    sessionId: string;
+	    revision: number;
+	    connectors: SessionConnectorDTO[];
+	    roots: string[];
+	
+	    static createFrom(source: any = {}) {
+	        return new SessionToolsDTO(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.sessionId = source["sessionId"];
+	        this.revision = source["revision"];
+	        this.connectors = this.convertValues(source["connectors"], SessionConnectorDTO);
+	        this.roots = source["roots"];
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
 	}
 	export class SessionViewDTO {
 	    session: SessionDTO;
@@ -365,6 +776,71 @@ export namespace app {
 		    return a;
 		}
 	}
+	export class TestToolDTO {
+	    name: string;
+	    title?: string;
+	    description?: string;
+	    readOnly: boolean;
+	
+	    static createFrom(source: any = {}) {
+	        return new TestToolDTO(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.name = source["name"];
+	        this.title = source["title"];
+	        this.description = source["description"];
+	        this.readOnly = source["readOnly"];
+	    }
+	}
+	export class TestResultDTO {
+	    ok: boolean;
+	    state: string;
+	    tools: TestToolDTO[];
+	    error?: string;
+	    stderrTail: string[];
+	    needsSignIn: boolean;
+	    server?: string;
+	    protocol?: string;
+	    durationMs: number;
+	
+	    static createFrom(source: any = {}) {
+	        return new TestResultDTO(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.ok = source["ok"];
+	        this.state = source["state"];
+	        this.tools = this.convertValues(source["tools"], TestToolDTO);
+	        this.error = source["error"];
+	        this.stderrTail = source["stderrTail"];
+	        this.needsSignIn = source["needsSignIn"];
+	        this.server = source["server"];
+	        this.protocol = source["protocol"];
+	        this.durationMs = source["durationMs"];
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
+	
 
 }
 

@@ -1,0 +1,994 @@
+package app
+
+import (
+	"cmp"
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+	"unicode"
+
+	"maestro/backend/chat"
+	"maestro/backend/mcp"
+	"maestro/backend/store"
+)
+
+// Connector event names.
+const (
+	// EventConnectorState carries a ConnectorDTO each time a connector's
+	// state changes (starting, ready, error, restarting, stopped).
+	EventConnectorState = "connector:state"
+	// EventConnectorLog carries a ConnectorLogDTO: one stderr line, server
+	// log message or supervisor note.
+	EventConnectorLog = "connector:log"
+	// EventToolsChanged carries a ToolsChangedDTO whenever a session's
+	// tools revision changes (a toggle, a server's tool list changing).
+	EventToolsChanged = "tools:changed"
+)
+
+// Limits of what the connector methods accept.
+const (
+	maxConnectorName = 64
+	maxImportFile    = 1 << 20
+	maxRoots         = 32
+	// DefaultTestTimeout bounds TestConnector.
+	DefaultTestTimeout = 20 * time.Second
+)
+
+// ConnectorsDeps is what the connectors need from main. main wires it with
+// EnableConnectors before the app starts.
+type ConnectorsDeps struct {
+	// Secrets keeps env and header values, client secrets and OAuth tokens
+	// (the keychain, *auth.Keychain).
+	Secrets mcp.SecretStore
+	// Options are added to the supervisor's (and to the one TestConnector
+	// uses); tests register in-process servers with them.
+	Options []mcp.SupervisorOption
+	// RegistryOptions are added to the registry's.
+	RegistryOptions []mcp.Option
+	// TestTimeout bounds TestConnector (DefaultTestTimeout when 0).
+	TestTimeout time.Duration
+	// SignInTimeout bounds an OAuth sign-in (mcp.DefaultSignInTimeout when 0).
+	SignInTimeout time.Duration
+}
+
+// EnableConnectors gives a its MCP connectors: at startup the app builds the
+// supervisor and the registry on its store and starts the connectors in the
+// background; at shutdown it closes them before the store. It is a function
+// rather than a method so that Wails does not bind it.
+func EnableConnectors(a *App, deps ConnectorsDeps) {
+	a.conns = &connectorsState{
+		deps: deps, app: a, loaded: make(chan struct{}),
+		configs: map[string]mcp.Connector{}, signIns: map[string]context.CancelFunc{},
+		calls: map[string][]*liveCall{},
+	}
+}
+
+// connectorsState owns the supervisor and the registry. They are built in
+// start (under mu) and never replaced; loaded is closed once the stored
+// connectors are loaded, and bound methods wait for it. The supervisor calls
+// the Events methods from its goroutines: they only read cfgMu-guarded
+// configs and emit, never call back into the supervisor.
+type connectorsState struct {
+	deps ConnectorsDeps
+	app  *App
+
+	mu      sync.Mutex
+	sup     *mcp.Supervisor
+	reg     *mcp.Registry
+	loaded  chan struct{}
+	signIns map[string]context.CancelFunc // by connector id
+
+	// closing silences events once shutdown has begun.
+	closing atomic.Bool
+
+	// cfgMu guards configs: every connector's config, for the DTOs of
+	// connector:state events (which mask the secret values, as every DTO
+	// does).
+	cfgMu   sync.Mutex
+	configs map[string]mcp.Connector
+
+	// callMu guards calls: the tool calls in flight by connector id, oldest
+	// first, so a server's log messages reach the call they belong to.
+	callMu sync.Mutex
+	calls  map[string][]*liveCall
+}
+
+// liveCall is a tool call in flight; report relays its server's updates.
+type liveCall struct {
+	report func(mcpUpdate)
+}
+
+// mcpUpdate is a server log line for a call.
+type mcpUpdate struct{ level, text string }
+
+// start builds the registry and the supervisor on st and starts the
+// connectors in the background (loading configs reads the keychain, which
+// can be slow): it never blocks the window.
+func (c *connectorsState) start(root context.Context, st *store.Store) {
+	log := c.app.log
+	reg := mcp.NewRegistry(st, append([]mcp.Option{mcp.WithRevisionListener(c.revisionChanged)}, c.deps.RegistryOptions...)...)
+	authz := &mcp.LoopbackAuthorizer{Open: c.openURL, Timeout: c.deps.SignInTimeout, Logger: log}
+	opts := []mcp.SupervisorOption{
+		mcp.WithConnectorStore(st), mcp.WithToolSink(reg), mcp.WithEvents(c),
+		mcp.WithAuthorizer(authz, false),
+		mcp.WithClientInfo("Maestro", cmp.Or(c.app.cfg.Version, "dev")),
+		mcp.WithLogger(log),
+	}
+	if c.deps.Secrets != nil {
+		opts = append(opts, mcp.WithSecrets(keychainSecrets{c.deps.Secrets, log}))
+	}
+	sup := mcp.NewSupervisor(append(opts, c.deps.Options...)...)
+	c.mu.Lock()
+	c.sup, c.reg = sup, reg
+	c.mu.Unlock()
+
+	c.app.work.Add(1)
+	go func() {
+		defer c.app.work.Done()
+		defer close(c.loaded)
+		// Sessions' folders first, so servers see them at initialize.
+		if sessions, err := st.Sessions(root); err == nil {
+			for _, s := range sessions {
+				if len(s.Roots) == 0 {
+					continue
+				}
+				if err := sup.SetRoots(root, s.ID, toRoots(s.Roots)); err != nil {
+					log.Warn("restore session folders", "session", s.ID, "err", err)
+				}
+			}
+		}
+		if err := sup.Start(root); err != nil {
+			log.Error("start connectors", "err", err)
+			return
+		}
+		c.cfgMu.Lock()
+		for _, cfg := range sup.Connectors() {
+			c.configs[cfg.ID] = cfg
+		}
+		c.cfgMu.Unlock()
+	}()
+}
+
+// close stops every server and waits for them. It runs after the app's
+// work has finished and before the store closes.
+func (c *connectorsState) close() {
+	c.closing.Store(true)
+	c.mu.Lock()
+	sup := c.sup
+	c.mu.Unlock()
+	if sup != nil {
+		_ = sup.Close()
+	}
+}
+
+func (c *connectorsState) current() (*mcp.Supervisor, *mcp.Registry) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.sup, c.reg
+}
+
+func (c *connectorsState) openURL(_ context.Context, u string) error {
+	c.app.openURL(u)
+	return nil
+}
+
+// ConnectorState implements mcp.Events.
+func (c *connectorsState) ConnectorState(st mcp.ConnectorStatus) {
+	if c.closing.Load() {
+		return
+	}
+	c.app.log.Info("connector state", "connector", st.Name, "id", st.ID, "state", st.State,
+		"tools", st.Tools, "error", st.Error)
+	c.cfgMu.Lock()
+	cfg, ok := c.configs[st.ID]
+	c.cfgMu.Unlock()
+	if !ok {
+		cfg = mcp.Connector{ID: st.ID, Name: st.Name}
+	}
+	c.app.emit(EventConnectorState, connectorDTO(cfg, st))
+}
+
+// ConnectorLog implements mcp.Events. A server's log message also goes to
+// the latest tool call running on that connector, if any.
+func (c *connectorsState) ConnectorLog(id string, line mcp.LogLine) {
+	if c.closing.Load() {
+		return
+	}
+	if line.Source == mcp.SourceServer {
+		c.callMu.Lock()
+		var call *liveCall
+		if list := c.calls[id]; len(list) > 0 {
+			call = list[len(list)-1]
+		}
+		c.callMu.Unlock()
+		if call != nil {
+			call.report(mcpUpdate{level: line.Level, text: line.Text})
+		}
+	}
+	c.app.emit(EventConnectorLog, ConnectorLogDTO{ID: id, Line: logLineDTO(line)})
+}
+
+func (c *connectorsState) revisionChanged(sessionID string, rev int64) {
+	if c.closing.Load() {
+		return
+	}
+	c.app.emit(EventToolsChanged, ToolsChangedDTO{SessionID: sessionID, Revision: rev})
+}
+
+func (c *connectorsState) addCall(connectorID string, lc *liveCall) func() {
+	c.callMu.Lock()
+	c.calls[connectorID] = append(c.calls[connectorID], lc)
+	c.callMu.Unlock()
+	return func() {
+		c.callMu.Lock()
+		defer c.callMu.Unlock()
+		list := slices.DeleteFunc(c.calls[connectorID], func(x *liveCall) bool { return x == lc })
+		if len(list) == 0 {
+			delete(c.calls, connectorID)
+		} else {
+			c.calls[connectorID] = list
+		}
+	}
+}
+
+func (c *connectorsState) remember(cfg mcp.Connector) {
+	c.cfgMu.Lock()
+	c.configs[cfg.ID] = cfg.Clone()
+	c.cfgMu.Unlock()
+}
+
+func (c *connectorsState) forget(id string) {
+	c.cfgMu.Lock()
+	delete(c.configs, id)
+	c.cfgMu.Unlock()
+}
+
+// conn is what one bound connector call works with.
+type conn struct {
+	c   *connectorsState
+	sup *mcp.Supervisor
+	reg *mcp.Registry
+	st  *store.Store
+}
+
+var errNoConnectors = chat.E(chat.ErrUnavailable, "connectors are not available in this build of Maestro")
+
+// connectorsReady returns the supervisor, the registry and the store, with
+// a context for one bound call, once the stored connectors are loaded.
+func (a *App) connectorsReady() (conn, context.Context, context.CancelFunc, error) {
+	if a.conns == nil {
+		return conn{}, nil, nil, errNoConnectors
+	}
+	st, ctx, cancel, err := a.ready()
+	if err != nil {
+		return conn{}, nil, nil, err
+	}
+	select {
+	case <-a.conns.loaded:
+	case <-ctx.Done():
+		cancel()
+		return conn{}, nil, nil, chat.E(chat.ErrUnavailable, "the connectors are still loading; try again in a moment")
+	}
+	sup, reg := a.conns.current()
+	if sup == nil {
+		cancel()
+		return conn{}, nil, nil, errNoConnectors
+	}
+	return conn{c: a.conns, sup: sup, reg: reg, st: st}, ctx, cancel, nil
+}
+
+// ListConnectors returns every connector with its live state, sorted by
+// name. Secret values are never included, only masked hints.
+func (a *App) ListConnectors() ([]ConnectorDTO, error) {
+	cn, _, cancel, err := a.connectorsReady()
+	if err != nil {
+		return nil, err
+	}
+	defer cancel()
+	list := cn.sup.Connectors()
+	out := make([]ConnectorDTO, 0, len(list))
+	for _, cfg := range list {
+		st, err := cn.sup.Status(cfg.ID)
+		if err != nil {
+			continue // removed meanwhile
+		}
+		out = append(out, connectorDTO(cfg, st))
+	}
+	return out, nil
+}
+
+// SaveConnector adds a connector (in.ID empty) or replaces one's settings,
+// and (re)starts it. Env and header values go to the keychain; a row with
+// Keep set keeps the value stored for its key.
+func (a *App) SaveConnector(in ConnectorInputDTO) (ConnectorDTO, error) {
+	cn, ctx, cancel, err := a.connectorsReady()
+	if err != nil {
+		return ConnectorDTO{}, err
+	}
+	defer cancel()
+	var old *mcp.Connector
+	if in.ID != "" {
+		o, err := cn.sup.Connector(in.ID)
+		if err != nil {
+			return ConnectorDTO{}, err
+		}
+		old = &o
+	}
+	cfg, err := connectorFromInput(in, old)
+	if err != nil {
+		return ConnectorDTO{}, err
+	}
+	for _, other := range cn.sup.Connectors() {
+		if other.ID != cfg.ID && strings.EqualFold(other.DisplayName(), cfg.Name) {
+			return ConnectorDTO{}, chat.E(chat.ErrConflict, "a connector named %q exists already: choose another name", other.DisplayName())
+		}
+	}
+	if old == nil {
+		cfg.ID = chat.NewID()
+		cn.c.remember(cfg) // before Add, whose first state event needs it
+		if _, err := cn.sup.Add(ctx, cfg); err != nil {
+			cn.c.forget(cfg.ID)
+			return ConnectorDTO{}, err
+		}
+	} else {
+		cn.c.remember(cfg)
+		if err := cn.sup.Update(ctx, cfg); err != nil {
+			cn.c.remember(*old)
+			return ConnectorDTO{}, err
+		}
+	}
+	return cn.dto(cfg.ID)
+}
+
+func (cn conn) dto(id string) (ConnectorDTO, error) {
+	cfg, err := cn.sup.Connector(id)
+	if err != nil {
+		return ConnectorDTO{}, err
+	}
+	st, err := cn.sup.Status(id)
+	if err != nil {
+		return ConnectorDTO{}, err
+	}
+	return connectorDTO(cfg, st), nil
+}
+
+// DeleteConnector stops a connector and deletes it with its secrets and
+// tokens; its tools leave every session.
+func (a *App) DeleteConnector(id string) error {
+	cn, ctx, cancel, err := a.connectorsReady()
+	if err != nil {
+		return err
+	}
+	defer cancel()
+	if err := cn.sup.Remove(ctx, id); err != nil {
+		return err
+	}
+	cn.c.forget(id)
+	return nil
+}
+
+// SetConnectorEnabled turns a connector on or off everywhere: a connector
+// that is off is not started and its tools are in no session.
+func (a *App) SetConnectorEnabled(id string, on bool) (ConnectorDTO, error) {
+	cn, ctx, cancel, err := a.connectorsReady()
+	if err != nil {
+		return ConnectorDTO{}, err
+	}
+	defer cancel()
+	cfg, err := cn.sup.Connector(id)
+	if err != nil {
+		return ConnectorDTO{}, err
+	}
+	if cfg.Disabled == !on {
+		return cn.dto(id)
+	}
+	cfg.Disabled = !on
+	cn.c.remember(cfg)
+	if err := cn.sup.Update(ctx, cfg); err != nil {
+		cfg.Disabled = on
+		cn.c.remember(cfg)
+		return ConnectorDTO{}, err
+	}
+	return cn.dto(id)
+}
+
+// RestartConnector stops and starts a connector now.
+func (a *App) RestartConnector(id string) error {
+	cn, ctx, cancel, err := a.connectorsReady()
+	if err != nil {
+		return err
+	}
+	defer cancel()
+	cfg, err := cn.sup.Connector(id)
+	if err != nil {
+		return err
+	}
+	if cfg.Disabled {
+		return chat.E(chat.ErrInvalid, "%s is turned off: turn it on to start it", cfg.DisplayName())
+	}
+	return cn.sup.Restart(ctx, id)
+}
+
+// ConnectorLogs returns a connector's log, oldest first: the server's
+// stderr, its log messages and the supervisor's notes.
+func (a *App) ConnectorLogs(id string) ([]LogLineDTO, error) {
+	cn, _, cancel, err := a.connectorsReady()
+	if err != nil {
+		return nil, err
+	}
+	defer cancel()
+	lines, err := cn.sup.Logs(id)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]LogLineDTO, 0, len(lines))
+	for _, l := range lines {
+		out = append(out, logLineDTO(l))
+	}
+	return out, nil
+}
+
+// TestConnector starts the server of a connector form on its own (nothing
+// is saved), lists its tools and stops it: the form's "Test connection".
+// A form editing a connector (in.ID set) may keep stored secret values.
+// The result says what went wrong when the server did not start.
+func (a *App) TestConnector(in ConnectorInputDTO) (TestResultDTO, error) {
+	cn, ctx, cancel, err := a.connectorsReady()
+	if err != nil {
+		return TestResultDTO{}, err
+	}
+	defer cancel()
+	var old *mcp.Connector
+	if in.ID != "" {
+		o, err := cn.sup.Connector(in.ID)
+		if err != nil {
+			return TestResultDTO{}, err
+		}
+		old = &o
+	}
+	cfg, err := connectorFromInput(in, old)
+	if err != nil {
+		return TestResultDTO{}, err
+	}
+	limit := cmp.Or(a.conns.deps.TestTimeout, DefaultTestTimeout)
+	cfg.ID, cfg.Disabled = "test-"+chat.NewID(), false
+	cfg.InitTimeoutSeconds = max(1, int(min(cfg.InitTimeout(), limit)/time.Second))
+	opts := []mcp.SupervisorOption{
+		mcp.WithSecrets(&memSecrets{m: map[string]string{}}),
+		mcp.WithClientInfo("Maestro", cmp.Or(a.cfg.Version, "dev")),
+		mcp.WithLogger(a.log),
+	}
+	opts = append(opts, a.conns.deps.Options...)
+	opts = append(opts, mcp.WithMaxStartFailures(1), mcp.WithEvents(nil), mcp.WithToolSink(nil))
+	tmp := mcp.NewSupervisor(opts...)
+	defer tmp.Close()
+
+	began := time.Now()
+	if _, err := tmp.Add(ctx, cfg); err != nil {
+		return TestResultDTO{}, err
+	}
+	wctx, wcancel := context.WithTimeout(ctx, limit+2*time.Second)
+	defer wcancel()
+	waitErr := tmp.WaitSettled(wctx, cfg.ID)
+	st, err := tmp.Status(cfg.ID)
+	if err != nil {
+		return TestResultDTO{}, err
+	}
+	res := TestResultDTO{
+		OK: st.State == mcp.StateReady, State: string(st.State), Error: st.Error,
+		StderrTail: nonNil(st.StderrTail), NeedsSignIn: st.NeedsSignIn, Server: st.Server,
+		Protocol: st.Protocol, DurationMS: time.Since(began).Milliseconds(), Tools: []TestToolDTO{},
+	}
+	if waitErr != nil && !res.OK && res.Error == "" {
+		res.Error = fmt.Sprintf("the server did not answer within %s", limit)
+	}
+	if res.NeedsSignIn && res.Error == "" {
+		res.Error = "the server needs a sign-in: save the connector, then sign in"
+	}
+	if res.OK {
+		tools, err := tmp.Tools(cfg.ID)
+		if err == nil {
+			for _, t := range tools {
+				res.Tools = append(res.Tools, TestToolDTO{Name: t.Name, Title: cmp.Or(t.Title, t.Annotations.Title),
+					Description: t.Description, ReadOnly: t.Annotations.ReadOnlyHint != nil && *t.Annotations.ReadOnlyHint})
+			}
+			slices.SortFunc(res.Tools, func(x, y TestToolDTO) int { return cmp.Compare(x.Name, y.Name) })
+		}
+	}
+	return res, nil
+}
+
+// ImportConnectors adds the servers of a Claude Desktop style mcpServers
+// file. Each entry is reported as imported or skipped with the reason.
+func (a *App) ImportConnectors(path string) (ImportReportDTO, error) {
+	cn, ctx, cancel, err := a.connectorsReady()
+	if err != nil {
+		return ImportReportDTO{}, err
+	}
+	defer cancel()
+	data, err := readSmallFile(path, maxImportFile)
+	if err != nil {
+		return ImportReportDTO{}, err
+	}
+	rep, err := cn.sup.Import(ctx, data)
+	if err != nil {
+		return ImportReportDTO{}, err
+	}
+	out := ImportReportDTO{Summary: rep.Summary(), Imported: rep.Imported(), Entries: make([]ImportEntryDTO, 0, len(rep.Entries))}
+	for _, e := range rep.Entries {
+		dto := ImportEntryDTO{Name: e.Name, Imported: e.Imported, Reason: e.Reason, Notes: nonNil(e.Notes), Ignored: nonNil(e.Ignored)}
+		if e.Connector != nil {
+			dto.ConnectorID = e.Connector.ID
+			cn.c.remember(*e.Connector)
+		}
+		out.Entries = append(out.Entries, dto)
+	}
+	return out, nil
+}
+
+// ExportConnectors writes every connector to path as an mcpServers file
+// that other apps read. The file holds the env and header values (it has
+// to, to work elsewhere), so it is written readable by the user only. It
+// returns how many connectors were written.
+func (a *App) ExportConnectors(path string) (int, error) {
+	cn, _, cancel, err := a.connectorsReady()
+	if err != nil {
+		return 0, err
+	}
+	defer cancel()
+	if err := checkPath(path); err != nil {
+		return 0, err
+	}
+	data, err := cn.sup.Export()
+	if err != nil {
+		return 0, err
+	}
+	if err := os.WriteFile(path, data, 0o600); err != nil {
+		return 0, chat.E(chat.ErrUnavailable, "cannot write %s: %v", path, unwrapPathError(err))
+	}
+	n := 0
+	for _, cfg := range cn.sup.Connectors() {
+		if cfg.Transport != mcp.TransportInProcess {
+			n++
+		}
+	}
+	return n, nil
+}
+
+// PickImportFile asks for an mcpServers file to import; "" when cancelled.
+func (a *App) PickImportFile() (string, error) {
+	return a.dialog(a.cfg.Runtime.OpenFileDialog, FileDialog{
+		Title:   "Import MCP servers",
+		Filters: []FileFilter{{DisplayName: "MCP server files (*.json)", Pattern: "*.json"}},
+	})
+}
+
+// PickExportFile asks where to export the connectors; "" when cancelled.
+func (a *App) PickExportFile() (string, error) {
+	return a.dialog(a.cfg.Runtime.SaveFileDialog, FileDialog{
+		Title: "Export MCP servers", DefaultFilename: "mcp-servers.json",
+		Filters: []FileFilter{{DisplayName: "MCP server files (*.json)", Pattern: "*.json"}},
+	})
+}
+
+// PickFolder asks for a folder (for a session's roots); "" when cancelled.
+func (a *App) PickFolder() (string, error) {
+	return a.dialog(a.cfg.Runtime.OpenDirectoryDialog, FileDialog{Title: "Choose a folder for this chat's tools"})
+}
+
+func (a *App) dialog(fn func(context.Context, FileDialog) (string, error), d FileDialog) (string, error) {
+	a.mu.RLock()
+	ctx := a.wailsCtx
+	a.mu.RUnlock()
+	if fn == nil || ctx == nil {
+		return "", chat.E(chat.ErrUnavailable, "file pickers are not available here")
+	}
+	if d.DefaultDirectory == "" {
+		if home, err := os.UserHomeDir(); err == nil {
+			d.DefaultDirectory = home
+		}
+	}
+	path, err := fn(ctx, d)
+	if err != nil {
+		return "", chat.E(chat.ErrUnavailable, "the file picker failed: %v", err)
+	}
+	return path, nil
+}
+
+// SignInConnector signs a connector that uses OAuth in: the browser opens
+// on the server's consent page and Maestro waits (up to 5 minutes) for it
+// to come back to a listener on 127.0.0.1. The connector restarts with the
+// token. CancelConnectorSignIn stops the wait.
+func (a *App) SignInConnector(id string) error {
+	cn, _, cancel, err := a.connectorsReady()
+	if err != nil {
+		return err
+	}
+	cancel()
+	cfg, err := cn.sup.Connector(id)
+	if err != nil {
+		return err
+	}
+	if cfg.OAuth == nil {
+		return chat.E(chat.ErrInvalid, "%s does not use OAuth sign-in", cfg.DisplayName())
+	}
+	root, err := a.beginWork()
+	if err != nil {
+		return err
+	}
+	defer a.work.Done()
+	ctx, stop := context.WithCancel(root)
+	defer stop()
+	c := a.conns
+	c.mu.Lock()
+	if prev := c.signIns[id]; prev != nil {
+		prev() // a sign-in already waiting is replaced
+	}
+	c.signIns[id] = stop
+	c.mu.Unlock()
+	defer func() {
+		c.mu.Lock()
+		delete(c.signIns, id) // cancel funcs are not comparable: the newest one deletes
+		c.mu.Unlock()
+	}()
+	if err := cn.sup.SignIn(ctx, id); err != nil {
+		if ctx.Err() != nil {
+			return chat.E(chat.ErrCanceled, "the sign-in to %s was cancelled", cfg.DisplayName())
+		}
+		return err
+	}
+	return nil
+}
+
+// CancelConnectorSignIn stops a connector's sign-in that is waiting for
+// the browser.
+func (a *App) CancelConnectorSignIn(id string) error {
+	if a.conns == nil {
+		return errNoConnectors
+	}
+	a.conns.mu.Lock()
+	stop := a.conns.signIns[id]
+	a.conns.mu.Unlock()
+	if stop == nil {
+		return chat.E(chat.ErrNotFound, "no sign-in is waiting for this connector")
+	}
+	stop()
+	return nil
+}
+
+// SignOutConnector forgets a connector's OAuth token and restarts it.
+func (a *App) SignOutConnector(id string) error {
+	cn, ctx, cancel, err := a.connectorsReady()
+	if err != nil {
+		return err
+	}
+	defer cancel()
+	return cn.sup.SignOut(ctx, id)
+}
+
+// connectorFromInput validates a form and turns it into a config. old is
+// the stored config (secrets included) when the form edits one: settings
+// the form does not show are kept, and so are the values of rows marked
+// Keep.
+func connectorFromInput(in ConnectorInputDTO, old *mcp.Connector) (mcp.Connector, error) {
+	var c mcp.Connector
+	if old != nil {
+		c = old.Clone()
+		c.Command, c.Args, c.Env, c.Dir, c.URL, c.Headers, c.OAuth = "", nil, nil, "", "", nil, nil
+	}
+	var problems []string
+	c.Name = strings.Join(strings.Fields(in.Name), " ")
+	switch {
+	case c.Name == "":
+		problems = append(problems, "a name is required")
+	case len([]rune(c.Name)) > maxConnectorName:
+		problems = append(problems, fmt.Sprintf("the name is longer than %d characters", maxConnectorName))
+	}
+	kind := mcp.TransportKind(strings.ToLower(strings.TrimSpace(in.Transport)))
+	var oldEnv, oldHeaders map[string]string
+	if old != nil {
+		oldEnv, oldHeaders = old.Env, old.Headers
+	}
+	switch kind {
+	case mcp.TransportStdio:
+		c.Transport = kind
+		c.Command = strings.TrimSpace(in.Command)
+		if c.Command == "" {
+			problems = append(problems, "a command is required")
+		}
+		for _, arg := range in.Args {
+			if strings.ContainsRune(arg, 0) {
+				problems = append(problems, "an argument contains a NUL character")
+				break
+			}
+		}
+		if len(in.Args) > 0 {
+			c.Args = slices.Clone(in.Args)
+		}
+		c.Dir = strings.TrimSpace(in.Cwd)
+		if c.Dir != "" && !filepath.IsAbs(c.Dir) {
+			problems = append(problems, fmt.Sprintf("the working directory %q is not an absolute path", c.Dir))
+		}
+		env, errs := keyValues("environment variable", in.Env, oldEnv, validEnvName)
+		c.Env, problems = env, append(problems, errs...)
+		if len(in.Headers) > 0 || strings.TrimSpace(in.URL) != "" || in.OAuth != nil {
+			problems = append(problems, "url, headers and OAuth are for HTTP and SSE connectors")
+		}
+	case mcp.TransportHTTP, mcp.TransportSSE:
+		c.Transport = kind
+		c.URL = strings.TrimSpace(in.URL)
+		headers, errs := keyValues("header", in.Headers, oldHeaders, validHeaderName)
+		c.Headers, problems = headers, append(problems, errs...)
+		if in.OAuth != nil {
+			if kind == mcp.TransportSSE {
+				problems = append(problems, "OAuth sign-in is for streamable HTTP connectors")
+			}
+			o := &mcp.OAuthConfig{ClientID: strings.TrimSpace(in.OAuth.ClientID), Scopes: strings.Fields(strings.Join(in.OAuth.Scopes, " "))}
+			if old != nil && old.OAuth != nil {
+				o.ClientMetadataURL, o.GrantType, o.AuthServerMetadataURL = old.OAuth.ClientMetadataURL, old.OAuth.GrantType, old.OAuth.AuthServerMetadataURL
+				if in.OAuth.KeepClientSecret {
+					o.ClientSecret = old.OAuth.ClientSecret
+				}
+			}
+			if s := strings.TrimSpace(in.OAuth.ClientSecret); s != "" {
+				o.ClientSecret = s
+			}
+			c.OAuth = o
+		}
+		if strings.TrimSpace(in.Command) != "" || len(in.Args) > 0 || len(in.Env) > 0 || strings.TrimSpace(in.Cwd) != "" {
+			problems = append(problems, "command, arguments, environment and working directory are for stdio connectors")
+		}
+	case "":
+		problems = append(problems, "choose a transport: stdio, http or sse")
+	default:
+		problems = append(problems, fmt.Sprintf("unknown transport %q: use stdio, http or sse", in.Transport))
+	}
+	if len(problems) > 0 {
+		return mcp.Connector{}, chat.E(chat.ErrInvalid, "%s", capitalize(strings.Join(problems, "; ")))
+	}
+	if err := c.Validate(); err != nil {
+		return mcp.Connector{}, err
+	}
+	return c, nil
+}
+
+// keyValues turns form rows into a map. A row with Keep takes the value
+// stored for its key in old.
+func keyValues(what string, rows []KeyValueInputDTO, old map[string]string, valid func(string) bool) (map[string]string, []string) {
+	if len(rows) == 0 {
+		return nil, nil
+	}
+	out := make(map[string]string, len(rows))
+	var problems []string
+	for _, r := range rows {
+		k := strings.TrimSpace(r.Key)
+		switch {
+		case k == "" && r.Value == "":
+			continue // an empty row
+		case k == "":
+			problems = append(problems, fmt.Sprintf("a %s has a value but no name", what))
+			continue
+		case !valid(k):
+			problems = append(problems, fmt.Sprintf("%q is not a valid %s name", k, what))
+			continue
+		}
+		if _, dup := out[k]; dup {
+			problems = append(problems, fmt.Sprintf("the %s %q is listed twice", what, k))
+			continue
+		}
+		v := r.Value
+		if r.Keep {
+			prev, ok := old[k]
+			if !ok {
+				problems = append(problems, fmt.Sprintf("the %s %q has no stored value to keep: type one", what, k))
+				continue
+			}
+			v = prev
+		}
+		if strings.ContainsAny(v, "\x00\r\n") {
+			problems = append(problems, fmt.Sprintf("the value of the %s %q has a line break or NUL character", what, k))
+			continue
+		}
+		out[k] = v
+	}
+	if len(out) == 0 {
+		out = nil
+	}
+	return out, problems
+}
+
+func validEnvName(k string) bool {
+	return !strings.ContainsAny(k, "=\x00") && !strings.ContainsFunc(k, unicode.IsSpace)
+}
+
+func validHeaderName(k string) bool {
+	for _, r := range k {
+		if r > 0x7e || r <= 0x20 || strings.ContainsRune("\"(),/:;<=>?@[\\]{}", r) {
+			return false
+		}
+	}
+	return k != ""
+}
+
+func capitalize(s string) string {
+	if s == "" {
+		return s
+	}
+	return strings.ToUpper(s[:1]) + s[1:]
+}
+
+// maskValue hides a secret value: its last four characters are shown only
+// when at least twelve stay hidden; an empty value stays empty.
+func maskValue(v string) string {
+	if v == "" {
+		return ""
+	}
+	r := []rune(v)
+	if len(r) >= 16 {
+		return "…" + string(r[len(r)-4:])
+	}
+	return "…"
+}
+
+// connectorDTO is what the UI sees of a connector: its settings with the
+// secret values masked, and its state.
+func connectorDTO(cfg mcp.Connector, st mcp.ConnectorStatus) ConnectorDTO {
+	dto := ConnectorDTO{
+		ID: cfg.ID, Name: cfg.DisplayName(), Transport: string(cfg.Transport), Enabled: !cfg.Disabled,
+		Command: cfg.Command, Args: nonNil(slices.Clone(cfg.Args)), Env: keyHints(cfg.Env), Cwd: cfg.Dir,
+		URL: cfg.URL, Headers: keyHints(cfg.Headers),
+		State: string(st.State), ToolCount: st.Tools, Error: st.Error, StderrTail: nonNil(slices.Clone(st.StderrTail)),
+		NeedsSignIn: st.NeedsSignIn, NextRetry: millis(st.RetryAt), Restarts: st.Restarts,
+		Server: st.Server, Protocol: st.Protocol, Since: millis(st.Since), CreatedAt: millis(cfg.CreatedAt),
+	}
+	if dto.Transport == "" {
+		dto.Transport = string(mcp.TransportStdio)
+		if cfg.Command == "" {
+			dto.Transport = string(mcp.TransportHTTP)
+		}
+	}
+	if dto.State == "" {
+		dto.State = string(mcp.StateStopped)
+	}
+	if st.State != mcp.StateReady {
+		dto.ToolCount = 0
+	}
+	if o := cfg.OAuth; o != nil {
+		dto.OAuth = &OAuthDTO{ClientID: o.ClientID, HasClientSecret: o.ClientSecret != "", Scopes: nonNil(slices.Clone(o.Scopes))}
+	}
+	return dto
+}
+
+func keyHints(m map[string]string) []KeyValueDTO {
+	out := make([]KeyValueDTO, 0, len(m))
+	for k, v := range m {
+		out = append(out, KeyValueDTO{Key: k, Hint: maskValue(v)})
+	}
+	slices.SortFunc(out, func(a, b KeyValueDTO) int { return cmp.Compare(a.Key, b.Key) })
+	return out
+}
+
+func logLineDTO(l mcp.LogLine) LogLineDTO {
+	return LogLineDTO{Time: millis(l.Time), Source: l.Source, Level: l.Level, Logger: l.Logger, Text: l.Text}
+}
+
+func nonNil[T any](s []T) []T {
+	if s == nil {
+		return []T{}
+	}
+	return s
+}
+
+func toRoots(paths []string) []mcp.Root {
+	out := make([]mcp.Root, 0, len(paths))
+	for _, p := range paths {
+		out = append(out, mcp.Root{Path: p, Name: filepath.Base(p)})
+	}
+	return out
+}
+
+// readSmallFile reads a file the user picked, refusing what cannot be an
+// mcpServers file.
+func readSmallFile(path string, limit int64) ([]byte, error) {
+	if err := checkPath(path); err != nil {
+		return nil, err
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, chat.E(chat.ErrNotFound, "cannot open %s: %v", path, unwrapPathError(err))
+	}
+	defer f.Close()
+	info, err := f.Stat()
+	switch {
+	case err != nil:
+		return nil, chat.E(chat.ErrUnavailable, "cannot read %s: %v", path, unwrapPathError(err))
+	case info.IsDir():
+		return nil, chat.E(chat.ErrInvalid, "%s is a folder, not a file", path)
+	case info.Size() > limit:
+		return nil, chat.E(chat.ErrInvalid, "%s is too big for an MCP server list (%d KiB; at most %d KiB)", path, info.Size()>>10, limit>>10)
+	}
+	data := make([]byte, info.Size())
+	if _, err := f.ReadAt(data, 0); err != nil && info.Size() > 0 {
+		return nil, chat.E(chat.ErrUnavailable, "cannot read %s: %v", path, unwrapPathError(err))
+	}
+	return data, nil
+}
+
+func checkPath(path string) error {
+	if strings.TrimSpace(path) == "" {
+		return chat.E(chat.ErrInvalid, "choose a file")
+	}
+	if !filepath.IsAbs(path) {
+		return chat.E(chat.ErrInvalid, "%q is not an absolute path", path)
+	}
+	return nil
+}
+
+func unwrapPathError(err error) error {
+	var pe *os.PathError
+	if errors.As(err, &pe) {
+		return pe.Err
+	}
+	return err
+}
+
+// keychainSecrets is the supervisor's SecretStore: the keychain, except
+// that a delete the keychain cannot carry out because it is unavailable
+// counts as nothing to delete. A connector without env or header values
+// clears its keychain entry on every save and remove; without this, a
+// machine with no usable keychain could not add even such a connector.
+// (Saving values still fails there, with the keychain's message.)
+type keychainSecrets struct {
+	mcp.SecretStore
+	log *slog.Logger
+}
+
+func (k keychainSecrets) Delete(ctx context.Context, account string) error {
+	err := k.SecretStore.Delete(ctx, account)
+	if err != nil && errors.Is(err, chat.ErrUnavailable) && !errors.Is(err, chat.ErrNotFound) {
+		k.log.Warn("keychain unavailable: entry not deleted", "account", account, "err", err)
+		return fmt.Errorf("%w (keychain unavailable: %v)", chat.ErrNotFound, err)
+	}
+	return err
+}
+
+// memSecrets is the in-memory SecretStore of a connection test.
+type memSecrets struct {
+	mu sync.Mutex
+	m  map[string]string
+}
+
+func (s *memSecrets) Get(_ context.Context, account string) (string, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	v, ok := s.m[account]
+	if !ok {
+		return "", chat.E(chat.ErrNotFound, "no secret %q", account)
+	}
+	return v, nil
+}
+
+func (s *memSecrets) Set(_ context.Context, account, secret string) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.m[account] = secret
+	return nil
+}
+
+func (s *memSecrets) Delete(_ context.Context, account string) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if _, ok := s.m[account]; !ok {
+		return chat.E(chat.ErrNotFound, "no secret %q", account)
+	}
+	delete(s.m, account)
+	return nil
+}

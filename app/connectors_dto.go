@@ -1,0 +1,192 @@
+package app
+
+// KeyValueDTO is an env variable or header of a connector. The value never
+// leaves Go: Hint shows it masked ("…abcd", or "…" for short values).
+type KeyValueDTO struct {
+	Key  string `json:"key"`
+	Hint string `json:"hint"`
+}
+
+// OAuthDTO is a connector's OAuth settings, without the client secret.
+type OAuthDTO struct {
+	ClientID        string   `json:"clientId"`
+	HasClientSecret bool     `json:"hasClientSecret"`
+	Scopes          []string `json:"scopes"`
+}
+
+// ConnectorDTO is a connector as the Connectors page shows it: its
+// settings (secret values masked) and its live state.
+type ConnectorDTO struct {
+	ID   string `json:"id"`
+	Name string `json:"name"`
+	// Transport is stdio, http or sse.
+	Transport string `json:"transport"`
+	// Enabled is false when the connector is turned off everywhere.
+	Enabled bool `json:"enabled"`
+
+	Command string        `json:"command,omitempty"`
+	Args    []string      `json:"args"`
+	Env     []KeyValueDTO `json:"env"`
+	Cwd     string        `json:"cwd,omitempty"`
+
+	URL     string        `json:"url,omitempty"`
+	Headers []KeyValueDTO `json:"headers"`
+	OAuth   *OAuthDTO     `json:"oauth,omitempty"`
+
+	// State is starting, ready, error, restarting or stopped.
+	State string `json:"state"`
+	// ToolCount is the number of tools while ready.
+	ToolCount int `json:"toolCount"`
+	// Error says why the connector is in error or restarting, with the
+	// server's last stderr lines for stdio servers.
+	Error string `json:"error,omitempty"`
+	// StderrTail is the last stderr lines of the server's latest run.
+	StderrTail []string `json:"stderrTail"`
+	// NeedsSignIn is set when the server wants an OAuth sign-in.
+	NeedsSignIn bool `json:"needsSignIn"`
+	// NextRetry is when the connector is retried, in Unix ms (0: not).
+	NextRetry int64 `json:"nextRetry,omitempty"`
+	Restarts  int   `json:"restarts,omitempty"`
+	// Server ("name version") and Protocol once initialised.
+	Server   string `json:"server,omitempty"`
+	Protocol string `json:"protocol,omitempty"`
+	// Since is when the connector entered its state, in Unix ms.
+	Since     int64 `json:"since,omitempty"`
+	CreatedAt int64 `json:"createdAt,omitempty"`
+}
+
+// KeyValueInputDTO is an env or header row of the connector form. Keep
+// keeps the value stored for Key (the form shows only a hint of it).
+type KeyValueInputDTO struct {
+	Key   string `json:"key"`
+	Value string `json:"value"`
+	Keep  bool   `json:"keep,omitempty"`
+}
+
+// OAuthInputDTO turns OAuth on for an HTTP connector. Every field is
+// optional: discovery and registration come from the server.
+type OAuthInputDTO struct {
+	ClientID     string `json:"clientId,omitempty"`
+	ClientSecret string `json:"clientSecret,omitempty"`
+	// KeepClientSecret keeps the stored client secret.
+	KeepClientSecret bool     `json:"keepClientSecret,omitempty"`
+	Scopes           []string `json:"scopes,omitempty"`
+}
+
+// ConnectorInputDTO is the connector form: one shape per transport.
+// stdio uses Command, Args, Env and Cwd; http uses URL, Headers and OAuth;
+// sse uses URL and Headers. ID is empty for a new connector.
+type ConnectorInputDTO struct {
+	ID        string             `json:"id,omitempty"`
+	Name      string             `json:"name"`
+	Transport string             `json:"transport"`
+	Command   string             `json:"command,omitempty"`
+	Args      []string           `json:"args,omitempty"`
+	Env       []KeyValueInputDTO `json:"env,omitempty"`
+	Cwd       string             `json:"cwd,omitempty"`
+	URL       string             `json:"url,omitempty"`
+	Headers   []KeyValueInputDTO `json:"headers,omitempty"`
+	OAuth     *OAuthInputDTO     `json:"oauth,omitempty"`
+}
+
+// TestToolDTO is a tool a tested server listed.
+type TestToolDTO struct {
+	Name        string `json:"name"`
+	Title       string `json:"title,omitempty"`
+	Description string `json:"description,omitempty"`
+	ReadOnly    bool   `json:"readOnly"`
+}
+
+// TestResultDTO is what "Test connection" found.
+type TestResultDTO struct {
+	// OK is true when the server started and listed its tools.
+	OK          bool          `json:"ok"`
+	State       string        `json:"state"`
+	Tools       []TestToolDTO `json:"tools"`
+	Error       string        `json:"error,omitempty"`
+	StderrTail  []string      `json:"stderrTail"`
+	NeedsSignIn bool          `json:"needsSignIn"`
+	Server      string        `json:"server,omitempty"`
+	Protocol    string        `json:"protocol,omitempty"`
+	DurationMS  int64         `json:"durationMs"`
+}
+
+// LogLineDTO is one line of a connector's log. Source is stderr (the
+// server's stderr), server (a notifications/message, with its level and
+// logger) or maestro (the supervisor's notes).
+type LogLineDTO struct {
+	Time   int64  `json:"time"`
+	Source string `json:"source"`
+	Level  string `json:"level,omitempty"`
+	Logger string `json:"logger,omitempty"`
+	Text   string `json:"text"`
+}
+
+// ConnectorLogDTO is connector:log.
+type ConnectorLogDTO struct {
+	ID   string     `json:"id"`
+	Line LogLineDTO `json:"line"`
+}
+
+// ImportEntryDTO is what happened to one server of an imported file.
+type ImportEntryDTO struct {
+	Name     string `json:"name"`
+	Imported bool   `json:"imported"`
+	// ConnectorID is the new connector's id when Imported.
+	ConnectorID string `json:"connectorId,omitempty"`
+	// Reason says why the entry was skipped.
+	Reason string `json:"reason,omitempty"`
+	// Notes say what the importer assumed; Ignored lists keys it did not
+	// understand.
+	Notes   []string `json:"notes"`
+	Ignored []string `json:"ignored"`
+}
+
+// ImportReportDTO is the result of ImportConnectors, in file order.
+type ImportReportDTO struct {
+	Summary  string           `json:"summary"`
+	Imported int              `json:"imported"`
+	Entries  []ImportEntryDTO `json:"entries"`
+}
+
+// ToolsChangedDTO is tools:changed.
+type ToolsChangedDTO struct {
+	SessionID string `json:"sessionId"`
+	Revision  int64  `json:"revision"`
+}
+
+// SessionToolDTO is one tool in a session's Tools panel.
+type SessionToolDTO struct {
+	// Canonical is server.tool, the name toggles use.
+	Canonical   string `json:"canonical"`
+	Name        string `json:"name"`
+	Title       string `json:"title,omitempty"`
+	Description string `json:"description,omitempty"`
+	// Enabled is false when the tool is switched off in this session.
+	Enabled  bool `json:"enabled"`
+	ReadOnly bool `json:"readOnly"`
+}
+
+// SessionConnectorDTO is one connector in a session's Tools panel.
+type SessionConnectorDTO struct {
+	ID        string `json:"id"`
+	Name      string `json:"name"`
+	State     string `json:"state"`
+	ToolCount int    `json:"toolCount"`
+	Error     string `json:"error,omitempty"`
+	// Available is false when the connector is turned off everywhere.
+	Available bool `json:"available"`
+	// EnabledInSession: the connector's tools are on in this session.
+	EnabledInSession bool             `json:"enabledInSession"`
+	Tools            []SessionToolDTO `json:"tools"`
+}
+
+// SessionToolsDTO is a session's Tools panel.
+type SessionToolsDTO struct {
+	SessionID string `json:"sessionId"`
+	// Revision is the session's tools revision.
+	Revision   int64                 `json:"revision"`
+	Connectors []SessionConnectorDTO `json:"connectors"`
+	// Roots are the folders the session offers to servers that use roots.
+	Roots []string `json:"roots"`
+}

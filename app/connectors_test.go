@@ -1,0 +1,587 @@
+package app
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+
+	mcpgo "github.com/mark3labs/mcp-go/mcp"
+	"github.com/mark3labs/mcp-go/server"
+
+	"maestro/backend/chat"
+	"maestro/backend/mcp"
+)
+
+// connEvents records emitted events for the connector tests.
+type connEvents struct {
+	mu     sync.Mutex
+	events []emitted
+}
+
+func (l *connEvents) emit(_ context.Context, name string, data ...any) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	var d any
+	if len(data) > 0 {
+		d = data[0]
+	}
+	l.events = append(l.events, emitted{name, d})
+}
+
+// wait polls until an event named name satisfies ok, or fails the test.
+func (l *connEvents) wait(t *testing.T, name string, ok func(any) bool) any {
+	t.Helper()
+	return l.waitFrom(t, 0, name, ok)
+}
+
+// waitFrom is wait for the events named name after the first skip of them.
+func (l *connEvents) waitFrom(t *testing.T, skip int, name string, ok func(any) bool) any {
+	t.Helper()
+	deadline := time.Now().Add(15 * time.Second)
+	for time.Now().Before(deadline) {
+		for i, d := range l.all(name) {
+			if i >= skip && (ok == nil || ok(d)) {
+				return d
+			}
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	t.Fatalf("no matching %s event within 15 s", name)
+	return nil
+}
+
+func (l *connEvents) all(name string) []any {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	var out []any
+	for _, e := range l.events {
+		if e.name == name {
+			out = append(out, e.data)
+		}
+	}
+	return out
+}
+
+// stateIs matches a connector:state event of connector id in state.
+func stateIs(id, state string) func(any) bool {
+	return func(d any) bool {
+		c, ok := d.(ConnectorDTO)
+		return ok && c.ID == id && c.State == state
+	}
+}
+
+type connApp struct {
+	*App
+	ev      *connEvents
+	secrets *memSecrets
+	dir     string
+}
+
+// startConnApp runs the app with connectors (an in-memory keychain, fast
+// restarts, at most one failed start) on a fresh data dir.
+func startConnApp(t *testing.T, rt Runtime, opts ...mcp.SupervisorOption) *connApp {
+	t.Helper()
+	ev := &connEvents{}
+	rt.Emit = ev.emit
+	dir := t.TempDir()
+	a := New(Config{Version: "test", DataDir: dir, Runtime: rt})
+	sec := &memSecrets{m: map[string]string{}}
+	EnableConnectors(a, ConnectorsDeps{
+		Secrets:     sec,
+		Options:     append([]mcp.SupervisorOption{mcp.WithBackoff(10*time.Millisecond, 50*time.Millisecond), mcp.WithMaxStartFailures(1)}, opts...),
+		TestTimeout: 10 * time.Second,
+	})
+	Hooks(a).Startup(t.Context())
+	t.Cleanup(func() { Hooks(a).Shutdown(context.Background()) })
+	return &connApp{App: a, ev: ev, secrets: sec, dir: dir}
+}
+
+// httpServer serves a real mcp-go server over streamable HTTP and records
+// the Authorization headers it was sent.
+type httpServer struct {
+	*httptest.Server
+	mcp *server.MCPServer
+	mu  sync.Mutex
+	// auth holds the Authorization headers seen.
+	auth []string
+}
+
+func newHTTPServer(t *testing.T, tools ...mcpgo.Tool) *httpServer {
+	t.Helper()
+	srv := server.NewMCPServer("files-server", "2.0.0", server.WithToolCapabilities(true))
+	for _, tool := range tools {
+		srv.AddTool(tool, func(ctx context.Context, req mcpgo.CallToolRequest) (*mcpgo.CallToolResult, error) {
+			return mcpgo.NewToolResultText("called " + req.Params.Name), nil
+		})
+	}
+	hs := &httpServer{mcp: srv}
+	h := server.NewStreamableHTTPServer(srv)
+	hs.Server = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		hs.mu.Lock()
+		hs.auth = append(hs.auth, r.Header.Get("Authorization"))
+		hs.mu.Unlock()
+		h.ServeHTTP(w, r)
+	}))
+	t.Cleanup(hs.Close)
+	return hs
+}
+
+func (h *httpServer) sawAuth(v string) bool {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	return slices.Contains(h.auth, v)
+}
+
+func TestConnectorLifecycle(t *testing.T) {
+	t.Parallel()
+	a := startConnApp(t, Runtime{})
+	hs := newHTTPServer(t, mcpgo.NewTool("read", mcpgo.WithReadOnlyHintAnnotation(true)), mcpgo.NewTool("write"))
+	const token = "Bearer sk-live-0123456789abcdef"
+
+	c, err := a.SaveConnector(ConnectorInputDTO{
+		Name: "  Team   Files ", Transport: "http", URL: hs.URL + "/mcp",
+		Headers: []KeyValueInputDTO{{Key: "Authorization", Value: token}, {}},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c.ID == "" || c.Name != "Team Files" || c.Transport != "http" || !c.Enabled {
+		t.Fatalf("SaveConnector = %+v", c)
+	}
+	if len(c.Headers) != 1 || c.Headers[0].Key != "Authorization" || c.Headers[0].Hint != "…cdef" {
+		t.Errorf("headers = %+v; want the key with a masked hint", c.Headers)
+	}
+	ready := a.ev.wait(t, EventConnectorState, stateIs(c.ID, "ready")).(ConnectorDTO)
+	if ready.ToolCount != 2 || ready.Name != "Team Files" || ready.URL != hs.URL+"/mcp" {
+		t.Errorf("ready event = %+v; want the config and 2 tools", ready)
+	}
+	if !hs.sawAuth(token) {
+		t.Error("the server never got the Authorization header")
+	}
+	list, err := a.ListConnectors()
+	if err != nil || len(list) != 1 || list[0].State != "ready" || list[0].ToolCount != 2 || !strings.Contains(list[0].Server, "files-server") {
+		t.Fatalf("ListConnectors = %+v, %v", list, err)
+	}
+
+	// The secret is in the keychain, never in the data file or an event.
+	if raw, _ := a.secrets.Get(t.Context(), "mcp-connector:"+c.ID); !strings.Contains(raw, token) {
+		t.Errorf("keychain entry = %q; want the header value", raw)
+	}
+	a.ev.mu.Lock()
+	for _, e := range a.ev.events {
+		if b, _ := json.Marshal(e.data); bytes.Contains(b, []byte("0123456789abcdef")) {
+			t.Errorf("event %s carries the secret: %s", e.name, b)
+		}
+	}
+	a.ev.mu.Unlock()
+
+	// Edit: rename, keep the stored header.
+	edited, err := a.SaveConnector(ConnectorInputDTO{ID: c.ID, Name: "Files", Transport: "http", URL: hs.URL + "/mcp",
+		Headers: []KeyValueInputDTO{{Key: "Authorization", Keep: true}}})
+	if err != nil || edited.Name != "Files" || edited.ID != c.ID {
+		t.Fatalf("edit = %+v, %v", edited, err)
+	}
+	a.ev.wait(t, EventConnectorState, func(d any) bool { x, _ := d.(ConnectorDTO); return x.Name == "Files" && x.State == "ready" })
+	if raw, _ := a.secrets.Get(t.Context(), "mcp-connector:"+c.ID); !strings.Contains(raw, token) {
+		t.Errorf("kept header lost: keychain %q", raw)
+	}
+
+	// Another connector may not take the name.
+	if _, err := a.SaveConnector(ConnectorInputDTO{Name: "files", Transport: "stdio", Command: "true"}); chat.Kind(err) != chat.KindConflict {
+		t.Errorf("duplicate name: kind %q (%v), want conflict", chat.Kind(err), err)
+	}
+
+	// Off everywhere, then on again.
+	off, err := a.SetConnectorEnabled(c.ID, false)
+	if err != nil || off.Enabled || off.State != "stopped" {
+		t.Fatalf("turn off = %+v, %v", off, err)
+	}
+	if err := a.RestartConnector(c.ID); chat.Kind(err) != chat.KindInvalid {
+		t.Errorf("restart while off: kind %q", chat.Kind(err))
+	}
+	n := len(a.ev.all(EventConnectorState))
+	if _, err := a.SetConnectorEnabled(c.ID, true); err != nil {
+		t.Fatal(err)
+	}
+	a.ev.waitFrom(t, n, EventConnectorState, stateIs(c.ID, "ready"))
+	if err := a.RestartConnector(c.ID); err != nil {
+		t.Fatal(err)
+	}
+	logs, err := a.ConnectorLogs(c.ID)
+	if err != nil || len(logs) == 0 {
+		t.Fatalf("ConnectorLogs = %v, %v", logs, err)
+	}
+	if len(a.ev.all(EventConnectorLog)) == 0 {
+		t.Error("no connector:log events")
+	}
+
+	if err := a.DeleteConnector(c.ID); err != nil {
+		t.Fatal(err)
+	}
+	if err := a.DeleteConnector(c.ID); chat.Kind(err) != chat.KindNotFound {
+		t.Errorf("second delete: kind %q", chat.Kind(err))
+	}
+	if _, err := a.secrets.Get(t.Context(), "mcp-connector:"+c.ID); err == nil {
+		t.Error("the keychain entry survived the delete")
+	}
+	if list, _ := a.ListConnectors(); len(list) != 0 {
+		t.Errorf("after delete: %+v", list)
+	}
+	Hooks(a.App).Shutdown(context.Background())
+	db, err := os.ReadFile(filepath.Join(a.dir, "maestro.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if bytes.Contains(db, []byte("0123456789abcdef")) {
+		t.Error("the data file holds the header value")
+	}
+	if _, err := a.ListConnectors(); chat.Kind(err) != chat.KindUnavailable {
+		t.Errorf("after shutdown: kind %q", chat.Kind(err))
+	}
+}
+
+func TestConnectorErrorShowsStderr(t *testing.T) {
+	t.Parallel()
+	a := startConnApp(t, Runtime{})
+	c, err := a.SaveConnector(ConnectorInputDTO{Name: "Broken", Transport: "stdio", Command: "sh",
+		// As node prints it: the reason, then a stack.
+		Args: []string{"-c", "echo 'node:internal/modules/cjs/loader:1210' >&2; echo \"Error: Cannot find module '/nope/index.js'\" >&2; " +
+			"echo '    at Module._load (node:internal/modules/cjs/loader:1038:27)' >&2; echo '}' >&2; echo 'Node.js v20' >&2; exit 1"},
+		Env: []KeyValueInputDTO{{Key: "API_KEY", Value: "short"}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(c.Env) != 1 || c.Env[0].Hint != "…" {
+		t.Errorf("env = %+v; want a masked hint", c.Env)
+	}
+	got := a.ev.wait(t, EventConnectorState, stateIs(c.ID, "error")).(ConnectorDTO)
+	if !strings.Contains(got.Error, "Cannot find module") {
+		t.Errorf("error = %q; want the stderr reason", got.Error)
+	}
+	if !slices.ContainsFunc(got.StderrTail, func(l string) bool { return strings.Contains(l, "Cannot find module") }) {
+		t.Errorf("stderr tail = %q", got.StderrTail)
+	}
+	list, _ := a.ListConnectors()
+	if len(list) != 1 || list[0].State != "error" || list[0].ToolCount != 0 {
+		t.Errorf("ListConnectors = %+v", list)
+	}
+}
+
+func TestConnectorValidation(t *testing.T) {
+	t.Parallel()
+	a := startConnApp(t, Runtime{})
+	dir := t.TempDir()
+	bad := []struct {
+		in   ConnectorInputDTO
+		want string
+	}{
+		{ConnectorInputDTO{Transport: "stdio", Command: "x"}, "name is required"},
+		{ConnectorInputDTO{Name: "a", Transport: "ftp"}, "unknown transport"},
+		{ConnectorInputDTO{Name: "a"}, "choose a transport"},
+		{ConnectorInputDTO{Name: "a", Transport: "stdio"}, "command is required"},
+		{ConnectorInputDTO{Name: "a", Transport: "stdio", Command: "x", Cwd: "rel/dir"}, "not an absolute path"},
+		{ConnectorInputDTO{Name: "a", Transport: "stdio", Command: "x", Env: []KeyValueInputDTO{{Key: "A=B", Value: "1"}}}, "not a valid environment variable name"},
+		{ConnectorInputDTO{Name: "a", Transport: "stdio", Command: "x", Env: []KeyValueInputDTO{{Key: "A", Value: "1"}, {Key: "A", Value: "2"}}}, "listed twice"},
+		{ConnectorInputDTO{Name: "a", Transport: "stdio", Command: "x", Env: []KeyValueInputDTO{{Key: "A", Keep: true}}}, "no stored value"},
+		{ConnectorInputDTO{Name: "a", Transport: "stdio", Command: "x", URL: "http://x"}, "for HTTP and SSE"},
+		{ConnectorInputDTO{Name: "a", Transport: "http", URL: "ftp://x"}, "not an http(s) URL"},
+		{ConnectorInputDTO{Name: "a", Transport: "http", URL: "http://x", Headers: []KeyValueInputDTO{{Key: "X-A", Value: "a\nb"}}}, "line break"},
+		{ConnectorInputDTO{Name: "a", Transport: "http", URL: "http://x", Headers: []KeyValueInputDTO{{Key: "Bad Header", Value: "a"}}}, "not a valid header name"},
+		{ConnectorInputDTO{Name: "a", Transport: "sse", URL: "http://x", OAuth: &OAuthInputDTO{}}, "OAuth sign-in is for streamable HTTP"},
+		{ConnectorInputDTO{Name: "a", Transport: "sse", URL: "http://x", Command: "x"}, "for stdio connectors"},
+		{ConnectorInputDTO{Name: strings.Repeat("n", 65), Transport: "stdio", Command: "x"}, "longer than 64"},
+	}
+	for _, b := range bad {
+		_, err := a.SaveConnector(b.in)
+		if chat.Kind(err) != chat.KindInvalid || !strings.Contains(strings.ToLower(err.Error()), strings.ToLower(b.want)) {
+			t.Errorf("SaveConnector(%+v) = %v; want invalid with %q", b.in, err, b.want)
+		}
+	}
+	if _, err := a.SaveConnector(ConnectorInputDTO{ID: "nope", Name: "a", Transport: "stdio", Command: "x"}); chat.Kind(err) != chat.KindNotFound {
+		t.Errorf("edit of a missing connector: %v", err)
+	}
+	if list, _ := a.ListConnectors(); len(list) != 0 {
+		t.Errorf("invalid forms were saved: %+v", list)
+	}
+	// A valid one with a working dir and OAuth fields round-trips.
+	c, err := a.SaveConnector(ConnectorInputDTO{Name: "Remote", Transport: "http", URL: "http://127.0.0.1:1/mcp",
+		OAuth: &OAuthInputDTO{ClientID: "maestro", ClientSecret: "s3cret", Scopes: []string{"read write", "admin"}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c.OAuth == nil || c.OAuth.ClientID != "maestro" || !c.OAuth.HasClientSecret || !slices.Equal(c.OAuth.Scopes, []string{"read", "write", "admin"}) {
+		t.Errorf("oauth = %+v", c.OAuth)
+	}
+	if err := a.SignInConnector("nope"); chat.Kind(err) != chat.KindNotFound {
+		t.Errorf("sign in to a missing connector: %v", err)
+	}
+	s, err := a.SaveConnector(ConnectorInputDTO{Name: "Local", Transport: "stdio", Command: "true", Cwd: dir})
+	if err != nil || s.Cwd != dir {
+		t.Fatalf("stdio with cwd = %+v, %v", s, err)
+	}
+	if err := a.SignInConnector(s.ID); chat.Kind(err) != chat.KindInvalid {
+		t.Errorf("sign in without OAuth: %v", err)
+	}
+	if err := a.CancelConnectorSignIn(c.ID); chat.Kind(err) != chat.KindNotFound {
+		t.Errorf("cancel with no sign-in: %v", err)
+	}
+}
+
+func TestTestConnection(t *testing.T) {
+	t.Parallel()
+	a := startConnApp(t, Runtime{})
+	hs := newHTTPServer(t, mcpgo.NewTool("search", mcpgo.WithDescription("Search"), mcpgo.WithReadOnlyHintAnnotation(true)), mcpgo.NewTool("add"))
+	res, err := a.TestConnector(ConnectorInputDTO{Name: "Probe", Transport: "http", URL: hs.URL + "/mcp",
+		Headers: []KeyValueInputDTO{{Key: "Authorization", Value: "Bearer test-only"}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !res.OK || res.State != "ready" || len(res.Tools) != 2 || res.Tools[0].Name != "add" || !res.Tools[1].ReadOnly {
+		t.Fatalf("TestConnector = %+v", res)
+	}
+	if !hs.sawAuth("Bearer test-only") {
+		t.Error("the test did not send the header")
+	}
+	res, err = a.TestConnector(ConnectorInputDTO{Name: "Probe", Transport: "stdio", Command: "sh",
+		Args: []string{"-c", "echo 'Error: Cannot find module x' >&2; exit 3"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.OK || res.State != "error" || !strings.Contains(res.Error, "Cannot find module") || len(res.StderrTail) == 0 {
+		t.Errorf("failing test = %+v", res)
+	}
+	if _, err := a.TestConnector(ConnectorInputDTO{Name: "Probe", Transport: "stdio"}); chat.Kind(err) != chat.KindInvalid {
+		t.Errorf("invalid form: %v", err)
+	}
+	if list, _ := a.ListConnectors(); len(list) != 0 {
+		t.Errorf("a test saved a connector: %+v", list)
+	}
+	if n := len(a.ev.all(EventConnectorState)); n != 0 {
+		t.Errorf("a test emitted %d connector:state events", n)
+	}
+}
+
+func TestImportExportAndPickers(t *testing.T) {
+	t.Parallel()
+	var mu sync.Mutex
+	var asked []FileDialog
+	dir := t.TempDir()
+	file := filepath.Join(dir, "claude_desktop_config.json")
+	out := filepath.Join(dir, "export.json")
+	rt := Runtime{
+		OpenFileDialog: func(_ context.Context, d FileDialog) (string, error) {
+			mu.Lock()
+			asked = append(asked, d)
+			mu.Unlock()
+			return file, nil
+		},
+		SaveFileDialog:      func(_ context.Context, d FileDialog) (string, error) { return out, nil },
+		OpenDirectoryDialog: func(_ context.Context, d FileDialog) (string, error) { return "", nil },
+	}
+	a := startConnApp(t, rt)
+	err := os.WriteFile(file, []byte(`{"mcpServers": {
+	  "files": {"command": "npx", "args": ["-y", "@modelcontextprotocol/server-filesystem", "/tmp"], "env": {"TOKEN": "imported-secret-value"}, "disabled": true},
+	  "remote": {"type": "sse", "url": "https://example.com/sse", "disabled": true},
+	  "broken": {"command": 42},
+	  "odd": {"url": "https://example.com/mcp", "type": "websocket"}
+	}}`), 0o600)
+	if err != nil {
+		t.Fatal(err)
+	}
+	path, err := a.PickImportFile()
+	if err != nil || path != file {
+		t.Fatalf("PickImportFile = %q, %v", path, err)
+	}
+	mu.Lock()
+	if len(asked) != 1 || asked[0].Filters[0].Pattern != "*.json" {
+		t.Errorf("dialog = %+v", asked)
+	}
+	mu.Unlock()
+	rep, err := a.ImportConnectors(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rep.Imported != 2 || len(rep.Entries) != 4 {
+		t.Fatalf("report = %+v", rep)
+	}
+	for _, e := range rep.Entries {
+		switch e.Name {
+		case "files", "remote":
+			if !e.Imported || e.ConnectorID == "" {
+				t.Errorf("%s: %+v", e.Name, e)
+			}
+		case "broken", "odd":
+			if e.Imported || e.Reason == "" {
+				t.Errorf("%s: %+v; want skipped with a reason", e.Name, e)
+			}
+		}
+	}
+	again, err := a.ImportConnectors(path)
+	if err != nil || again.Imported != 0 || !strings.Contains(again.Entries[0].Reason, "exists already") {
+		t.Errorf("second import = %+v, %v", again, err)
+	}
+	list, _ := a.ListConnectors()
+	if len(list) != 2 || list[0].Name != "files" || list[0].Enabled || list[0].Env[0].Key != "TOKEN" {
+		t.Errorf("imported = %+v", list)
+	}
+
+	p, err := a.PickExportFile()
+	if err != nil || p != out {
+		t.Fatal(p, err)
+	}
+	n, err := a.ExportConnectors(p)
+	if err != nil || n != 2 {
+		t.Fatalf("ExportConnectors = %d, %v", n, err)
+	}
+	data, _ := os.ReadFile(out)
+	info, _ := os.Stat(out)
+	if !strings.Contains(string(data), `"imported-secret-value"`) || !strings.Contains(string(data), `"remote"`) || info.Mode().Perm() != 0o600 {
+		t.Errorf("export (%v): %s", info.Mode(), data)
+	}
+
+	if p, err := a.PickFolder(); err != nil || p != "" {
+		t.Errorf("cancelled folder picker = %q, %v", p, err)
+	}
+	for _, bad := range []string{"", "relative.json", dir, filepath.Join(dir, "missing.json")} {
+		if _, err := a.ImportConnectors(bad); err == nil {
+			t.Errorf("ImportConnectors(%q) succeeded", bad)
+		}
+	}
+	if err := os.WriteFile(file, []byte(`not json`), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := a.ImportConnectors(file); chat.Kind(err) != chat.KindInvalid {
+		t.Errorf("not JSON: %v", err)
+	}
+
+	// Without dialogs in the runtime, the pickers say so.
+	b := startConnApp(t, Runtime{})
+	if _, err := b.PickFolder(); chat.Kind(err) != chat.KindUnavailable {
+		t.Errorf("no dialog: %v", err)
+	}
+}
+
+// TestShutdownStopsServers checks the order at shutdown: the supervisor is
+// closed (its servers stopped) before the store, and starting never blocks
+// startup.
+func TestShutdownStopsServers(t *testing.T) {
+	t.Parallel()
+	a := startConnApp(t, Runtime{})
+	pidFile := filepath.Join(t.TempDir(), "pid")
+	// A server that never answers initialize: it stays starting.
+	c, err := a.SaveConnector(ConnectorInputDTO{Name: "Slow", Transport: "stdio", Command: "sh",
+		Args: []string{"-c", "echo $$ > " + pidFile + "; exec sleep 60"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var pid int
+	deadline := time.Now().Add(10 * time.Second)
+	for pid == 0 && time.Now().Before(deadline) {
+		b, _ := os.ReadFile(pidFile)
+		pid, _ = strconv.Atoi(strings.TrimSpace(string(b)))
+		time.Sleep(10 * time.Millisecond)
+	}
+	if pid == 0 {
+		t.Fatal("the server never started")
+	}
+	if list, _ := a.ListConnectors(); list[0].ID != c.ID || list[0].State != "starting" {
+		t.Errorf("state = %+v", list)
+	}
+	done := make(chan struct{})
+	go func() {
+		Hooks(a.App).Shutdown(context.Background())
+		close(done)
+	}()
+	select {
+	case <-done:
+	case <-time.After(15 * time.Second):
+		t.Fatal("shutdown hung on a starting server")
+	}
+	if err := syscall.Kill(pid, 0); err == nil {
+		_ = exec.Command("kill", "-9", strconv.Itoa(pid)).Run()
+		t.Error("the server process survived shutdown")
+	}
+	for _, d := range a.ev.all(EventConnectorState) {
+		if d.(ConnectorDTO).State == "stopped" {
+			t.Error("a connector:state event was sent during shutdown")
+		}
+	}
+}
+
+func TestConnectorsRestartFromStore(t *testing.T) {
+	t.Parallel()
+	hs := newHTTPServer(t, mcpgo.NewTool("read"))
+	dir := t.TempDir()
+	sec := &memSecrets{m: map[string]string{}}
+	start := func() (*App, *connEvents) {
+		ev := &connEvents{}
+		a := New(Config{Version: "test", DataDir: dir, Runtime: Runtime{Emit: ev.emit}})
+		EnableConnectors(a, ConnectorsDeps{Secrets: sec})
+		Hooks(a).Startup(t.Context())
+		return a, ev
+	}
+	a, ev := start()
+	c, err := a.SaveConnector(ConnectorInputDTO{Name: "Files", Transport: "http", URL: hs.URL + "/mcp",
+		Headers: []KeyValueInputDTO{{Key: "X-Token", Value: "kept-in-the-keychain"}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ev.wait(t, EventConnectorState, stateIs(c.ID, "ready"))
+	Hooks(a).Shutdown(context.Background())
+
+	a, ev = start()
+	defer Hooks(a).Shutdown(context.Background())
+	ev.wait(t, EventConnectorState, stateIs(c.ID, "ready"))
+	list, err := a.ListConnectors()
+	if err != nil || len(list) != 1 || list[0].Headers[0].Key != "X-Token" || list[0].ToolCount != 1 {
+		t.Fatalf("after restart: %+v, %v", list, err)
+	}
+}
+
+// noKeychain is a keychain that cannot be reached.
+type noKeychain struct{}
+
+func (noKeychain) Get(context.Context, string) (string, error) {
+	return "", chat.E(chat.ErrUnavailable, "no Secret Service: install gnome-keyring")
+}
+func (noKeychain) Set(context.Context, string, string) error {
+	return chat.E(chat.ErrUnavailable, "no Secret Service: install gnome-keyring")
+}
+func (noKeychain) Delete(context.Context, string) error {
+	return chat.E(chat.ErrUnavailable, "no Secret Service: install gnome-keyring")
+}
+
+func TestConnectorsWithoutKeychain(t *testing.T) {
+	t.Parallel()
+	ev := &connEvents{}
+	a := New(Config{Version: "test", DataDir: t.TempDir(), Runtime: Runtime{Emit: ev.emit}})
+	EnableConnectors(a, ConnectorsDeps{Secrets: noKeychain{}})
+	Hooks(a).Startup(t.Context())
+	defer Hooks(a).Shutdown(context.Background())
+	// Without values to keep, no keychain is needed.
+	c, err := a.SaveConnector(ConnectorInputDTO{Name: "Plain", Transport: "stdio", Command: "true"})
+	if err != nil {
+		t.Fatalf("save without secrets: %v", err)
+	}
+	if err := a.DeleteConnector(c.ID); err != nil {
+		t.Fatalf("delete without secrets: %v", err)
+	}
+	// With values, the keychain's message says what to fix.
+	_, err = a.SaveConnector(ConnectorInputDTO{Name: "Secret", Transport: "stdio", Command: "true",
+		Env: []KeyValueInputDTO{{Key: "TOKEN", Value: "x"}}})
+	if chat.Kind(err) != chat.KindUnavailable || !strings.Contains(err.Error(), "gnome-keyring") {
+		t.Errorf("save with secrets: %v", err)
+	}
+}

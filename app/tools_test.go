@@ -1,0 +1,317 @@
+package app
+
+import (
+	"context"
+	"encoding/json"
+	"net/http/httptest"
+	"path/filepath"
+	"slices"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	mcpgo "github.com/mark3labs/mcp-go/mcp"
+	"github.com/mark3labs/mcp-go/server"
+
+	"maestro/backend/agent"
+	"maestro/backend/chat"
+	"maestro/backend/mcp"
+	"maestro/backend/providers/fake"
+	"maestro/backend/providers/gemini"
+	"maestro/backend/providers/gemini/geminifake"
+)
+
+// filesServer is an in-process mcp-go server: read (read-only), write,
+// slow (reports progress), chatty (sends a log message) and grow (adds a
+// tool, which the client hears as list_changed).
+func filesServer() *server.MCPServer {
+	srv := server.NewMCPServer("files", "1.0.0", server.WithToolCapabilities(true), server.WithLogging())
+	srv.AddTool(mcpgo.NewTool("read", mcpgo.WithDescription("Read a file"), mcpgo.WithReadOnlyHintAnnotation(true),
+		mcpgo.WithString("path", mcpgo.Required())),
+		func(ctx context.Context, req mcpgo.CallToolRequest) (*mcpgo.CallToolResult, error) {
+			return mcpgo.NewToolResultText("contents of " + req.GetString("path", "")), nil
+		})
+	srv.AddTool(mcpgo.NewTool("write", mcpgo.WithDescription("Write a file")),
+		func(ctx context.Context, req mcpgo.CallToolRequest) (*mcpgo.CallToolResult, error) {
+			return mcpgo.NewToolResultText("written"), nil
+		})
+	srv.AddTool(mcpgo.NewTool("slow", mcpgo.WithReadOnlyHintAnnotation(true)),
+		func(ctx context.Context, req mcpgo.CallToolRequest) (*mcpgo.CallToolResult, error) {
+			var token any
+			if req.Params.Meta != nil {
+				token = req.Params.Meta.ProgressToken
+			}
+			for i := 1; i <= 3; i++ {
+				_ = srv.SendNotificationToClient(ctx, "notifications/progress",
+					map[string]any{"progressToken": token, "progress": i, "total": 3, "message": "step"})
+			}
+			time.Sleep(50 * time.Millisecond) // the notifications overtake the result
+			return mcpgo.NewToolResultText("slow done"), nil
+		})
+	srv.AddTool(mcpgo.NewTool("chatty", mcpgo.WithReadOnlyHintAnnotation(true)),
+		func(ctx context.Context, req mcpgo.CallToolRequest) (*mcpgo.CallToolResult, error) {
+			_ = srv.SendLogMessageToClient(ctx, mcpgo.NewLoggingMessageNotification(mcpgo.LoggingLevelWarning, "files", "disk almost full"))
+			time.Sleep(50 * time.Millisecond) // the notification overtakes the result
+			return mcpgo.NewToolResultText("said it"), nil
+		})
+	srv.AddTool(mcpgo.NewTool("grow"),
+		func(ctx context.Context, req mcpgo.CallToolRequest) (*mcpgo.CallToolResult, error) {
+			srv.AddTool(mcpgo.NewTool("grown"), func(context.Context, mcpgo.CallToolRequest) (*mcpgo.CallToolResult, error) {
+				return mcpgo.NewToolResultText("grown"), nil
+			})
+			return mcpgo.NewToolResultText("grew"), nil
+		})
+	return srv
+}
+
+// addFiles adds the in-process files server as a connector and waits for
+// it to be ready.
+func addFiles(t *testing.T, a *connApp) mcp.Connector {
+	t.Helper()
+	cn, ctx, cancel, err := a.connectorsReady()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer cancel()
+	c := mcp.Connector{ID: chat.NewID(), Name: "Files", Transport: mcp.TransportInProcess, Command: "files", LogLevel: "info"}
+	a.conns.remember(c)
+	c, err = cn.sup.Add(ctx, c)
+	if err != nil {
+		t.Fatal(err)
+	}
+	a.ev.wait(t, EventConnectorState, stateIs(c.ID, "ready"))
+	return c
+}
+
+func changedTo(sessionID string, rev int64) func(any) bool {
+	return func(d any) bool {
+		x, ok := d.(ToolsChangedDTO)
+		return ok && x.SessionID == sessionID && x.Revision == rev
+	}
+}
+
+func TestSessionToolsPanel(t *testing.T) {
+	t.Parallel()
+	a := startConnApp(t, Runtime{}, mcp.WithInProcessServer("files", filesServer()))
+	c := addFiles(t, a)
+	s, err := a.CreateSession("")
+	if err != nil {
+		t.Fatal(err)
+	}
+
+	panel, err := a.SessionTools(s.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if panel.Revision != 0 || len(panel.Connectors) != 1 || len(panel.Roots) != 0 {
+		t.Fatalf("SessionTools = %+v", panel)
+	}
+	pc := panel.Connectors[0]
+	if pc.ID != c.ID || pc.State != "ready" || pc.EnabledInSession || !pc.Available || pc.ToolCount != 5 || len(pc.Tools) != 5 {
+		t.Fatalf("connector = %+v", pc)
+	}
+	read := pc.Tools[slices.IndexFunc(pc.Tools, func(x SessionToolDTO) bool { return x.Name == "read" })]
+	if read.Canonical != "files.read" || !read.ReadOnly || !read.Enabled || read.Description != "Read a file" {
+		t.Errorf("read = %+v", read)
+	}
+
+	rev, err := a.SetSessionConnector(s.ID, c.ID, true)
+	if err != nil || rev != 1 {
+		t.Fatalf("SetSessionConnector = %d, %v", rev, err)
+	}
+	a.ev.wait(t, EventToolsChanged, changedTo(s.ID, 1))
+	if rev, _ := a.SetSessionConnector(s.ID, c.ID, true); rev != 1 {
+		t.Errorf("no-op toggle bumped the revision to %d", rev)
+	}
+	rev, err = a.SetSessionTool(s.ID, "files.write", false)
+	if err != nil || rev != 2 {
+		t.Fatalf("SetSessionTool = %d, %v", rev, err)
+	}
+	a.ev.wait(t, EventToolsChanged, changedTo(s.ID, 2))
+	panel, _ = a.SessionTools(s.ID)
+	pc = panel.Connectors[0]
+	write := pc.Tools[slices.IndexFunc(pc.Tools, func(x SessionToolDTO) bool { return x.Name == "write" })]
+	if panel.Revision != 2 || !pc.EnabledInSession || write.Enabled {
+		t.Errorf("after toggles: revision %d, connector %+v", panel.Revision, pc)
+	}
+	if _, err := a.SetSessionConnector(s.ID, "nope", true); chat.Kind(err) != chat.KindNotFound {
+		t.Errorf("unknown connector: %v", err)
+	}
+	if _, err := a.SetSessionTool(s.ID, "notcanonical", false); chat.Kind(err) != chat.KindInvalid {
+		t.Errorf("bad tool name: %v", err)
+	}
+	if _, err := a.SessionTools("nope"); chat.Kind(err) != chat.KindNotFound {
+		t.Errorf("unknown session: %v", err)
+	}
+	if n := len(a.ev.all(EventToolsChanged)); n != 2 {
+		t.Errorf("tools:changed sent %d times, want 2", n)
+	}
+
+	// The server's list changes: the session's revision moves and the UI hears it.
+	res := AgentTools(a.App).Call(t.Context(), agent.CallRequest{SessionID: s.ID, Provider: chat.ProviderOpenAI,
+		Call: chat.ToolCall{ID: "c1", Name: "files.grow", Arguments: json.RawMessage(`{}`)}}, func(agent.ToolUpdate) {})
+	if !res.Successful {
+		t.Fatalf("grow = %+v", res)
+	}
+	a.ev.wait(t, EventToolsChanged, changedTo(s.ID, 3))
+
+	// Folders.
+	dir := t.TempDir()
+	if _, err := a.SetSessionRoots(s.ID, []string{"relative"}); chat.Kind(err) != chat.KindInvalid {
+		t.Errorf("relative root: %v", err)
+	}
+	roots, err := a.SetSessionRoots(s.ID, []string{dir + "/./", " ", dir})
+	if err != nil || !slices.Equal(roots, []string{filepath.Clean(dir)}) {
+		t.Fatalf("SetSessionRoots = %q, %v", roots, err)
+	}
+	panel, _ = a.SessionTools(s.ID)
+	if !slices.Equal(panel.Roots, roots) {
+		t.Errorf("roots = %q", panel.Roots)
+	}
+	cn, _, cancel, _ := a.connectorsReady()
+	defer cancel()
+	if got := cn.sup.Roots(); len(got) != 1 || got[0].Path != filepath.Clean(dir) {
+		t.Errorf("supervisor roots = %+v", got)
+	}
+}
+
+func TestAgentToolsOverlayAndCall(t *testing.T) {
+	t.Parallel()
+	a := startConnApp(t, Runtime{}, mcp.WithInProcessServer("files", filesServer()))
+	c := addFiles(t, a)
+	s, _ := a.CreateSession("")
+	tools := AgentTools(a.App)
+	ctx := t.Context()
+
+	ov, err := tools.Overlay(ctx, s.ID, chat.ProviderOpenAI, nil)
+	if err != nil || len(ov.Tools) != 0 || ov.Revision != 0 {
+		t.Fatalf("Overlay before enabling = %+v, %v", ov, err)
+	}
+	if _, err := a.SetSessionConnector(s.ID, c.ID, true); err != nil {
+		t.Fatal(err)
+	}
+	ov, err = tools.Overlay(ctx, s.ID, chat.ProviderOpenAI, nil)
+	if err != nil || ov.Revision != 1 || len(ov.Tools) != 5 {
+		t.Fatalf("Overlay = %+v, %v", ov, err)
+	}
+	if ov.Names["files.read"] != "files__read" {
+		t.Errorf("names = %v", ov.Names)
+	}
+	if info, ok := ov.Resolve("files__read"); !ok || info.Canonical != "files.read" || info.Server != "files" || !info.ReadOnly {
+		t.Errorf("Resolve(files__read) = %+v, %v", info, ok)
+	}
+	if info, ok := ov.Resolve("files__write"); !ok || info.ReadOnly {
+		t.Errorf("Resolve(files__write) = %+v, %v", info, ok)
+	}
+	if info, ok := ov.Resolve(mcp.SearchToolName); !ok || !info.ReadOnly {
+		t.Errorf("search_tools = %+v, %v", info, ok)
+	}
+	if _, ok := ov.Resolve("nope"); ok {
+		t.Error("Resolve(nope) ok")
+	}
+
+	call := func(name, args string) (chat.ToolResult, []agent.ToolUpdate) {
+		var mu sync.Mutex
+		var ups []agent.ToolUpdate
+		res := tools.Call(ctx, agent.CallRequest{RunID: "r", SessionID: s.ID, Provider: chat.ProviderOpenAI,
+			Call: chat.ToolCall{ID: "call-" + name, Name: name, Arguments: json.RawMessage(args)}, Server: "files"},
+			func(u agent.ToolUpdate) { mu.Lock(); ups = append(ups, u); mu.Unlock() })
+		mu.Lock()
+		defer mu.Unlock()
+		return res, slices.Clone(ups)
+	}
+	res, _ := call("files.read", `{"path":"/etc/motd"}`)
+	if !res.Successful || res.CallID != "call-files.read" || res.Name != "files.read" || !strings.Contains(string(res.Data), "contents of /etc/motd") {
+		t.Errorf("read = %+v (data %s)", res, res.Data)
+	}
+	res, ups := call("files.slow", `{}`)
+	if !res.Successful || len(ups) != 3 || ups[2].Kind != agent.UpdateProgress || ups[2].Progress != 3 || ups[2].Total != 3 || ups[2].Message != "step" {
+		t.Errorf("slow = %+v, updates %+v", res, ups)
+	}
+	res, ups = call("files.chatty", `{}`)
+	if !res.Successful || !slices.ContainsFunc(ups, func(u agent.ToolUpdate) bool {
+		return u.Kind == agent.UpdateLog && u.Level == "warning" && u.Message == "disk almost full"
+	}) {
+		t.Errorf("chatty = %+v, updates %+v", res, ups)
+	}
+	res, _ = call("files.read", `{}`)
+	if res.Successful || !strings.Contains(res.Error, "path") {
+		t.Errorf("missing argument = %+v", res)
+	}
+	res, _ = call(mcp.SearchToolName, `{"query":"read a file"}`)
+	if !res.Successful || res.Name != mcp.SearchToolName || !strings.Contains(string(res.Data), "files__read") {
+		t.Errorf("search_tools = %+v (data %s)", res, res.Data)
+	}
+	// Switched off after the request was built: not run.
+	if _, err := a.SetSessionTool(s.ID, "files.write", false); err != nil {
+		t.Fatal(err)
+	}
+	res, _ = call("files.write", `{}`)
+	if res.Successful || res.Name != "files.write" || !strings.Contains(res.Error, "unknown tool") {
+		t.Errorf("disabled tool = %+v", res)
+	}
+
+	// Without connectors a session has no tools and calls fail cleanly.
+	plain := AgentTools(New(Config{}))
+	if ov, err := plain.Overlay(ctx, s.ID, chat.ProviderOpenAI, nil); err != nil || len(ov.Tools) != 0 {
+		t.Errorf("plain overlay = %+v, %v", ov, err)
+	}
+	if res := plain.Call(ctx, agent.CallRequest{Call: chat.ToolCall{ID: "x", Name: "files.read"}}, nil); res.Successful || res.CallID != "x" {
+		t.Errorf("plain call = %+v", res)
+	}
+}
+
+// TestChatRunCallsMCPTool runs a whole turn: Gemini (the fake) calls a
+// read-only MCP tool of the session, which runs without approval, and the
+// result goes back to the model.
+func TestChatRunCallsMCPTool(t *testing.T) {
+	t.Parallel()
+	srv := geminifake.New(geminifake.WithAPIKey("test-key"))
+	hs := httptest.NewServer(srv)
+	t.Cleanup(hs.Close)
+	ev := &connEvents{}
+	a := New(Config{Version: "test", DataDir: t.TempDir(), Runtime: Runtime{Emit: ev.emit}})
+	EnableConnectors(a, ConnectorsDeps{Secrets: &memSecrets{m: map[string]string{}},
+		Options: []mcp.SupervisorOption{mcp.WithInProcessServer("files", filesServer())}})
+	EnableChat(a, ChatDeps{
+		Models: agent.ModelsFunc(func(context.Context, string) (agent.Model, error) {
+			return gemini.New(gemini.WithBaseURL(hs.URL), gemini.WithAPIKey("test-key")), nil
+		}),
+		Tools: AgentTools(a),
+	})
+	Hooks(a).Startup(t.Context())
+	t.Cleanup(func() { Hooks(a).Shutdown(context.Background()) })
+	ca := &connApp{App: a, ev: ev}
+	c := addFiles(t, ca)
+	s, _ := a.CreateSession("")
+	if _, err := a.SetSessionModel(s.ID, chat.ProviderGemini, "gemini-2.5-pro"); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := a.SetSessionConnector(s.ID, c.ID, true); err != nil {
+		t.Fatal(err)
+	}
+	srv.Script.Push(
+		fake.Reply{ToolCalls: []fake.ToolCall{{Name: "files__read", Args: json.RawMessage(`{"path":"notes.txt"}`)}}},
+		fake.Reply{Text: "The file says hello."},
+	)
+	sent, err := a.SendMessage(s.ID, "What is in notes.txt?")
+	if err != nil {
+		t.Fatal(err)
+	}
+	fin := ev.wait(t, EventRunFinished, func(d any) bool { f, ok := d.(FinishedDTO); return ok && f.RunID == sent.RunID }).(FinishedDTO)
+	if fin.Error != nil {
+		t.Fatalf("run failed: %+v", fin.Error)
+	}
+	done := ev.wait(t, EventToolFinished, nil).(ToolEventDTO)
+	if done.Result == nil || !done.Result.Successful || !strings.Contains(done.Result.Data, "contents of notes.txt") {
+		t.Errorf("tool:finished = %+v", done.Result)
+	}
+	if n := len(ev.all(EventApproval)); n != 0 {
+		t.Errorf("a read-only tool asked for approval %d times", n)
+	}
+	step := ev.wait(t, EventRunStep, nil).(StepDTO)
+	if step.ToolsRevision != 1 || step.ToolCount != 5 {
+		t.Errorf("run:step = %+v; want revision 1 with 5 tools", step)
+	}
+}

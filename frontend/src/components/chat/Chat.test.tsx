@@ -1,0 +1,345 @@
+import {act, fireEvent, screen, waitFor, within} from '@testing-library/react'
+import {describe, expect, it} from 'vitest'
+import type {Message} from '../../api/types'
+import {type FakeBackend, type FakeOptions, NOW, message, session} from '../../test/fakeBackend'
+import {renderApp} from '../../test/render'
+
+const s1 = {...session('s1', 'Trip to Lisbon', 5), provider: 'anthropic', model: 'claude-sonnet-4-5'}
+
+async function emit(backend: FakeBackend, name: string, payload: unknown) {
+  await act(async () => {
+    backend.emit(name, payload)
+  })
+}
+
+/** Renders the app with runs on, sends a message and starts run-N. */
+async function startRun(opts: FakeOptions = {}) {
+  const r = await renderApp({sessions: [s1], runs: true, ...opts})
+  await r.user.type(screen.getByTestId('composer'), 'Plan my trip{Enter}')
+  const runId = (await r.backend.App.SendMessage.mock.results[0].value).runId as string
+  await emit(r.backend, 'run:started', {runId, sessionId: 's1'})
+  return {...r, runId}
+}
+
+const card = () => screen.getByTestId('tool-card')
+
+describe('streaming reply', () => {
+  it('shows dots, then renders the deltas as Markdown with highlighted code, then the stored message', async () => {
+    const {backend, runId} = await startRun()
+    expect(screen.getByTestId('typing-indicator')).toBeInTheDocument()
+    expect(screen.getByTestId('stop')).toBeInTheDocument()
+    expect(screen.queryByTestId('send')).not.toBeInTheDocument()
+
+    await emit(backend, 'chat:delta', {runId, kind: 'text', text: 'Here is **the plan**:\n\n```go\nfunc main'})
+    await emit(backend, 'chat:delta', {runId, kind: 'text', text: '() {}\n```\n'})
+    expect(screen.queryByTestId('typing-indicator')).not.toBeInTheDocument()
+    const reply = screen.getByTestId('assistant-message')
+    expect(within(reply).getByText('the plan').tagName).toBe('STRONG')
+    const code = within(reply).getByTestId('code-block')
+    expect(code).toHaveAttribute('data-language', 'go')
+    expect(code.querySelector('.hljs-keyword')).toHaveTextContent('func')
+    expect(within(code).getByRole('button', {name: 'Copy code'})).toBeInTheDocument()
+
+    const saved: Message = {
+      id: 'm2', seq: 2, role: 'assistant', status: 'complete', runId, createdAt: NOW,
+      parts: [{type: 'text', text: 'Here is **the plan**:\n\n```go\nfunc main() {}\n```'}],
+    }
+    await emit(backend, 'message:saved', {runId, sessionId: 's1', message: saved})
+    await emit(backend, 'run:finished', {runId, sessionId: 's1', canceled: false})
+    expect(screen.getAllByTestId('assistant-message')).toHaveLength(1)
+    expect(screen.getByTestId('assistant-message')).toHaveAttribute('data-status', 'complete')
+    expect(screen.getByTestId('send')).toBeInTheDocument()
+  })
+
+  it('shows reasoning collapsed, with how long it took once text arrives', async () => {
+    const {backend, user, runId} = await startRun()
+    await emit(backend, 'chat:delta', {runId, kind: 'reasoning', text: 'Weighing options'})
+    expect(screen.getByTestId('reasoning')).toHaveTextContent('Thinking…')
+    expect(screen.queryByText('Weighing options')).not.toBeInTheDocument()
+    await emit(backend, 'chat:delta', {runId, kind: 'text', text: 'Done.'})
+    const toggle = within(screen.getByTestId('reasoning')).getByRole('button')
+    expect(toggle).toHaveTextContent(/Thought for \d+s/)
+    await user.click(toggle)
+    expect(screen.getByText('Weighing options')).toBeInTheDocument()
+  })
+
+  it('Esc in the composer stops the reply', async () => {
+    const {backend, user, runId} = await startRun()
+    await user.type(screen.getByTestId('composer'), '{Escape}')
+    expect(backend.App.StopRun).toHaveBeenCalledWith(runId)
+    expect(screen.getByTestId('stop')).toBeDisabled()
+  })
+
+  it('Esc elsewhere in the chat stops it too; the Stop button as well', async () => {
+    const {backend, user, runId} = await startRun()
+    ;(document.activeElement as HTMLElement).blur()
+    await user.keyboard('{Escape}')
+    expect(backend.App.StopRun).toHaveBeenCalledTimes(1)
+    await emit(backend, 'run:finished', {runId, sessionId: 's1', canceled: true})
+    expect(screen.queryByTestId('stop')).not.toBeInTheDocument()
+    expect(screen.queryByTestId('run-error')).not.toBeInTheDocument()
+  })
+
+  it('run:retrying throws away the abandoned attempt', async () => {
+    const {backend, runId} = await startRun()
+    await emit(backend, 'chat:delta', {runId, kind: 'text', text: 'A first try that'})
+    expect(screen.getByTestId('message-text')).toHaveTextContent('A first try that')
+    await emit(backend, 'run:retrying', {runId, attempt: 2, delayMs: 3000, reason: 'overloaded'})
+    expect(screen.queryByTestId('message-text')).not.toBeInTheDocument()
+    expect(screen.getByTestId('typing-indicator')).toHaveTextContent('The provider is busy — retrying in 3 s…')
+    await emit(backend, 'chat:delta', {runId, kind: 'text', text: 'Second try'})
+    expect(screen.getByTestId('message-text')).toHaveTextContent(/^Second try$/)
+  })
+
+  it('offers to apply changed connectors to the running step', async () => {
+    const {backend, user, runId} = await startRun({sessions: [{...s1, toolsRevision: 1}]})
+    await emit(backend, 'run:step', {runId, sessionId: 's1', step: 1, attempt: 1, provider: 'anthropic', model: 'claude-sonnet-4-5', toolsRevision: 1, toolCount: 3})
+    expect(screen.queryByTestId('apply-now')).not.toBeInTheDocument()
+    backend.state.sessions[0].toolsRevision = 2
+    await emit(backend, 'sessions:changed', undefined)
+    await user.click(await screen.findByTestId('apply-now'))
+    expect(backend.App.ApplyNow).toHaveBeenCalledWith(runId)
+  })
+
+  it('drops a stored attempt that was superseded', async () => {
+    const {backend, runId} = await startRun()
+    const partial: Message = {id: 'm5', seq: 5, role: 'assistant', status: 'canceled', runId: 'old', createdAt: NOW, parts: [{type: 'text', text: 'Old partial'}]}
+    await emit(backend, 'message:saved', {runId, sessionId: 's1', message: partial})
+    expect(screen.getByText('Old partial')).toBeInTheDocument()
+    await emit(backend, 'message:saved', {runId, sessionId: 's1', message: {...partial, status: 'superseded'}})
+    expect(screen.queryByText('Old partial')).not.toBeInTheDocument()
+  })
+
+  it('copies a message', async () => {
+    const {backend, user} = await renderApp({
+      sessions: [s1],
+      messages: {s1: [message('m1', 1, 'user', 'hi'), message('m2', 2, 'assistant', 'Use `go test`.')]},
+    })
+    const buttons = await screen.findAllByTestId('copy-message')
+    await user.click(buttons[1])
+    expect(backend.runtime.ClipboardSetText).toHaveBeenCalledWith('Use `go test`.')
+  })
+})
+
+describe('tool cards', () => {
+  it('go from preparing through approval and progress to a result with its duration', async () => {
+    const {backend, runId} = await startRun()
+    await emit(backend, 'tool:started', {runId, callId: 'c1', name: 'travel.search_flights', server: 'travel'})
+    await emit(backend, 'tool:args', {runId, callId: 'c1', fragment: '{"from":"LIS",'})
+    expect(card()).toHaveAttribute('data-status', 'preparing')
+    expect(card()).toHaveAttribute('data-call-id', 'c1')
+    expect(within(card()).getByTestId('tool-name')).toHaveTextContent('search_flights')
+    expect(within(card()).getByTestId('tool-server')).toHaveTextContent('travel')
+    expect(within(card()).getByTestId('tool-args')).toHaveTextContent('{"from":"LIS",')
+
+    await emit(backend, 'tool:args', {runId, callId: 'c1', fragment: '"to":"OPO"}'})
+    expect(within(card()).getByTestId('tool-args').textContent).toBe('{"from": "LIS", "to": "OPO"}')
+
+    await emit(backend, 'approval:needed', {runId, requestId: 'q1', callId: 'c1', name: 'travel.search_flights', server: 'travel', arguments: '{"from":"LIS","to":"OPO"}'})
+    expect(card()).toHaveAttribute('data-status', 'pending')
+    expect(screen.getByTestId('approval-dialog')).toBeInTheDocument()
+
+    await emit(backend, 'tool:running', {runId, callId: 'c1', arguments: '{"from":"LIS","to":"OPO"}'})
+    expect(screen.queryByTestId('approval-dialog')).not.toBeInTheDocument()
+    expect(card()).toHaveAttribute('data-status', 'running')
+    expect(within(card()).getByTestId('tool-progress')).toHaveAttribute('data-determinate', 'false')
+
+    await emit(backend, 'tool:progress', {runId, callId: 'c1', progress: 5})
+    expect(within(card()).getByRole('progressbar')).not.toHaveAttribute('aria-valuenow')
+    await emit(backend, 'tool:progress', {runId, callId: 'c1', progress: 3, total: 4, message: 'Comparing fares'})
+    const bar = within(card()).getByRole('progressbar')
+    expect(bar).toHaveAttribute('aria-valuenow', '75')
+    expect(within(card()).getByTestId('tool-progress')).toHaveTextContent('Comparing fares75%')
+
+    await emit(backend, 'tool:log', {runId, callId: 'c1', level: 'info', message: 'Found 12 flights'})
+    expect(within(card()).getByTestId('tool-logs')).toHaveTextContent('Found 12 flights')
+
+    await emit(backend, 'tool:finished', {runId, callId: 'c1', durationMs: 1234, result: {successful: true, data: '{"cheapest":49}', truncated: true, raw: '{"content":[]}'}})
+    expect(card()).toHaveAttribute('data-status', 'succeeded')
+    expect(within(card()).queryByTestId('tool-progress')).not.toBeInTheDocument()
+    expect(within(card()).getByTestId('tool-duration')).toHaveTextContent('1.2 s')
+    const result = within(card()).getByTestId('tool-result')
+    expect(within(result).getByTestId('tool-data').textContent).toBe('{"cheapest": 49}')
+    expect(within(result).getByTestId('tool-truncated')).toBeInTheDocument()
+    fireEvent.click(within(result).getByTestId('tool-raw-toggle'))
+    expect(within(result).getByTestId('tool-raw')).toHaveTextContent('"content": []')
+  })
+
+  it('shows a tool error in red and images as pictures', async () => {
+    const {backend, runId} = await startRun()
+    await emit(backend, 'tool:started', {runId, callId: 'c1', name: 'charts.render', server: 'charts'})
+    await emit(backend, 'tool:running', {runId, callId: 'c1', arguments: '{}'})
+    await emit(backend, 'tool:finished', {
+      runId, callId: 'c1', durationMs: 80,
+      result: {successful: false, error: 'renderer crashed', attachments: [{type: 'image', mimeType: 'image/png', data: 'iVBORw0KGgo='}]},
+    })
+    expect(card()).toHaveAttribute('data-status', 'failed')
+    expect(within(card()).getByTestId('tool-error')).toHaveTextContent('renderer crashed')
+    const img = within(card()).getByTestId('tool-image')
+    expect(img.tagName).toBe('IMG')
+    expect(img).toHaveAttribute('src', 'data:image/png;base64,iVBORw0KGgo=')
+    expect(card().textContent).not.toContain('iVBORw0KGgo')
+  })
+
+  it('render from history by pairing tool_call and tool_result parts', async () => {
+    const history: Message[] = [
+      message('m1', 1, 'user', 'Read the notes'),
+      {id: 'm2', seq: 2, role: 'assistant', status: 'complete', createdAt: NOW, parts: [
+        {type: 'text', text: 'Reading them.'},
+        {type: 'tool_call', callId: 'c1', name: 'fs.read_file', server: 'fs', arguments: '{"path":"notes.md"}'},
+        {type: 'tool_call', callId: 'c2', name: 'fs.stat', server: 'fs', arguments: '{}'},
+      ]},
+      {id: 'm3', seq: 3, role: 'tool', status: 'complete', createdAt: NOW, parts: [
+        {type: 'tool_result', callId: 'c1', name: 'fs.read_file', result: {successful: true, data: '"# Notes"', durationMs: 42}},
+        {type: 'tool_result', callId: 'c2', name: 'fs.stat', successful: false, error: 'the user stopped the turn before this tool call finished'},
+      ]},
+      message('m4', 4, 'assistant', 'They say: Notes.'),
+    ]
+    const {user} = await renderApp({sessions: [s1], messages: {s1: history}})
+    const cards = await screen.findAllByTestId('tool-card')
+    expect(cards.map((c) => [c.dataset.callId, c.dataset.status])).toEqual([['c1', 'succeeded'], ['c2', 'stopped']])
+    expect(within(cards[0]).getByTestId('tool-duration')).toHaveTextContent('42 ms')
+    // Collapsed in history; the header expands it.
+    expect(within(cards[0]).getByTestId('tool-result')).not.toBeVisible()
+    await user.click(within(cards[0]).getByRole('button', {expanded: false}))
+    expect(within(cards[0]).getByTestId('tool-data')).toBeVisible()
+    expect(within(cards[0]).getByTestId('tool-data')).toHaveTextContent('"# Notes"')
+    // The tool message itself is not a row.
+    expect(screen.getAllByTestId('message').map((m) => m.dataset.role)).toEqual(['user', 'assistant', 'assistant'])
+  })
+})
+
+describe('approval dialog', () => {
+  const ask = (backend: FakeBackend, runId: string, requestId: string) =>
+    emit(backend, 'approval:needed', {runId, requestId, callId: `call-${requestId}`, name: 'fs.write_file', server: 'fs', arguments: '{"path":"/tmp/a.txt","content":"hi"}'})
+
+  it('shows the tool, server and arguments; each button answers', async () => {
+    const {backend, user, runId} = await startRun()
+    await ask(backend, runId, 'q1')
+    const dialog = screen.getByTestId('approval-dialog')
+    expect(dialog).toHaveTextContent('Allow write_file?')
+    expect(within(dialog).getByTestId('approval-server')).toHaveTextContent('fs')
+    expect(within(dialog).getByTestId('approval-args').textContent).toContain('"path": "/tmp/a.txt"')
+    await user.click(within(dialog).getByTestId('approval-allow-once'))
+    expect(backend.App.AnswerApproval).toHaveBeenLastCalledWith('q1', 'allow_once')
+    expect(screen.queryByTestId('approval-dialog')).not.toBeInTheDocument()
+
+    await ask(backend, runId, 'q2')
+    await user.click(screen.getByTestId('approval-always'))
+    expect(backend.App.AnswerApproval).toHaveBeenLastCalledWith('q2', 'always_allow')
+
+    await ask(backend, runId, 'q3')
+    await user.click(screen.getByTestId('approval-deny'))
+    expect(backend.App.AnswerApproval).toHaveBeenLastCalledWith('q3', 'deny')
+  })
+
+  it('Enter allows once, Esc denies, one request at a time', async () => {
+    const {backend, user, runId} = await startRun()
+    await ask(backend, runId, 'q1')
+    await ask(backend, runId, 'q2')
+    expect(screen.getByTestId('approval-dialog')).toHaveTextContent('1 more waiting')
+    expect(screen.getByTestId('approval-allow-once')).toHaveFocus()
+    await user.keyboard('{Enter}')
+    expect(backend.App.AnswerApproval).toHaveBeenLastCalledWith('q1', 'allow_once')
+    await waitFor(() => expect(screen.getByTestId('approval-allow-once')).toHaveFocus())
+    await user.keyboard('{Escape}')
+    expect(backend.App.AnswerApproval).toHaveBeenLastCalledWith('q2', 'deny')
+    expect(backend.App.AnswerApproval).toHaveBeenCalledTimes(2)
+    expect(screen.queryByTestId('approval-dialog')).not.toBeInTheDocument()
+    // Esc in the dialog did not also stop the run.
+    expect(backend.App.StopRun).not.toHaveBeenCalled()
+  })
+})
+
+describe('failed turns', () => {
+  it('show the error in plain words with Retry, which calls RetryTurn', async () => {
+    const {backend, user, runId} = await startRun()
+    const fail: Message = {id: 'm2', seq: 2, role: 'assistant', status: 'failed', runId, error: 'anthropic: overloaded', parts: [], createdAt: NOW}
+    await emit(backend, 'message:saved', {runId, sessionId: 's1', message: fail})
+    await emit(backend, 'run:finished', {runId, sessionId: 's1', canceled: false, error: {kind: 'unavailable', message: 'anthropic: overloaded'}, retryAt: Date.now() + 30 * 60_000})
+    const err = screen.getByTestId('run-error')
+    expect(err).toHaveTextContent('Usage limit reached')
+    expect(err).toHaveTextContent('Anthropic: overloaded.')
+    expect(within(err).getByTestId('run-error-reset')).toHaveTextContent(/Resets at .+\(in 30 min\)/)
+    expect(screen.getAllByTestId('run-error')).toHaveLength(1)
+    await user.click(screen.getByTestId('retry'))
+    expect(backend.App.RetryTurn).toHaveBeenCalledWith('s1')
+    expect(await screen.findByTestId('stop')).toBeInTheDocument()
+    expect(screen.queryByTestId('retry')).not.toBeInTheDocument()
+  })
+
+  it('offer Retry from history and a way to Accounts when signing in would help', async () => {
+    const history: Message[] = [
+      message('m1', 1, 'user', 'Hello'),
+      {id: 'm2', seq: 2, role: 'assistant', status: 'failed', error: 'Sign in to Claude in Accounts or add an API key', parts: [], createdAt: NOW},
+    ]
+    const {backend, user} = await renderApp({sessions: [s1], messages: {s1: history}})
+    const err = await screen.findByTestId('run-error')
+    expect(err).toHaveTextContent('Sign-in needed')
+    await user.click(screen.getByTestId('retry'))
+    expect(backend.App.RetryTurn).toHaveBeenCalledWith('s1')
+  })
+
+  it('a refused send (auth_required) keeps the text and explains inline', async () => {
+    const {backend, user} = await renderApp({sessions: [s1]})
+    backend.App.SendMessage.mockRejectedValueOnce({kind: 'auth_required', message: 'Sign in to Claude in Accounts or add an API key'})
+    await user.type(screen.getByTestId('composer'), 'hello{Enter}')
+    const notice = await screen.findByTestId('auth-notice')
+    expect(notice).toHaveTextContent('Sign in to Claude in Accounts or add an API key. Open Accounts to sign in, then send again.')
+    expect(screen.getByTestId('composer')).toHaveValue('hello')
+    expect(screen.queryByTestId('toast')).not.toBeInTheDocument()
+    await user.click(within(notice).getByRole('button', {name: 'Accounts'}))
+    expect(screen.getByTestId('accounts-page')).toBeInTheDocument()
+  })
+})
+
+describe('model picker', () => {
+  it('lists providers, disables those without credentials and switches the model', async () => {
+    const {backend, user} = await renderApp({sessions: [s1]})
+    const picker = screen.getByTestId('model-picker')
+    await waitFor(() => expect(picker).toHaveTextContent('Claude Sonnet 4.5'))
+    await user.click(picker)
+    const gpt = screen.getByTestId('model-option-openai-gpt-5')
+    expect(gpt).toBeDisabled()
+    expect(screen.getByTestId('model-menu')).toHaveTextContent('Sign in in Accounts')
+    expect(screen.getByTestId('model-option-anthropic-claude-sonnet-4-5')).toHaveAttribute('aria-selected', 'true')
+    await user.click(screen.getByTestId('model-option-gemini-gemini-2.5-flash'))
+    expect(backend.App.SetSessionModel).toHaveBeenCalledWith('s1', 'gemini', 'gemini-2.5-flash')
+    await waitFor(() => expect(picker).toHaveTextContent('Gemini 2.5 Flash'))
+    expect(screen.queryByTestId('model-menu')).not.toBeInTheDocument()
+  })
+
+  it('asks for a model when the chat has none', async () => {
+    await renderApp({sessions: [session('s2', 'Fresh')]})
+    expect(screen.getByTestId('model-picker')).toHaveTextContent('Choose a model')
+  })
+})
+
+describe('reopening a session', () => {
+  it('restores the running reply from ActiveRun and its checkpoint', async () => {
+    const checkpoint: Message = {id: 'm2', seq: 2, role: 'assistant', status: 'streaming', runId: 'run-9', createdAt: NOW, parts: [{type: 'text', text: 'Half an ans'}]}
+    const {backend} = await renderApp({sessions: [s1], activeRuns: {s1: 'run-9'}, messages: {s1: [message('m1', 1, 'user', 'Q'), checkpoint]}})
+    expect(await screen.findByTestId('stop')).toBeInTheDocument()
+    expect(backend.App.ActiveRun).toHaveBeenCalledWith('s1')
+    expect(screen.getAllByTestId('assistant-message')).toHaveLength(1)
+    await emit(backend, 'chat:delta', {runId: 'run-9', kind: 'text', text: 'wer.'})
+    expect(screen.getByTestId('message-text')).toHaveTextContent('Half an answer.')
+  })
+})
+
+describe('auto-scroll', () => {
+  it('offers "jump to latest" after the reader scrolls up', async () => {
+    const {user} = await renderApp({sessions: [s1], messages: {s1: [message('m1', 1, 'user', 'Q'), message('m2', 2, 'assistant', 'A')]}})
+    const el = await screen.findByTestId('message-scroll')
+    Object.defineProperty(el, 'scrollHeight', {configurable: true, value: 3000})
+    Object.defineProperty(el, 'clientHeight', {configurable: true, value: 600})
+    el.scrollTop = 2400
+    fireEvent.scroll(el)
+    expect(screen.queryByTestId('jump-to-latest')).not.toBeInTheDocument()
+    el.scrollTop = 1000
+    fireEvent.scroll(el)
+    await user.click(await screen.findByTestId('jump-to-latest'))
+    expect(el.scrollTop).toBe(3000)
+    expect(screen.queryByTestId('jump-to-latest')).not.toBeInTheDocument()
+  })
+})

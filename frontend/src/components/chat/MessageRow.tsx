@@ -1,0 +1,119 @@
+import {memo} from 'react'
+import {CircleStop} from 'lucide-react'
+import type {Message, ToolResult} from '../../api/types'
+import {isBareFailure, messageText} from '../../lib/messages'
+import type {RunErrorInfo} from '../../lib/runError'
+import {fullTime} from '../../lib/time'
+import {modelName, useModels} from '../../stores/models'
+import {useRuns} from '../../stores/runs'
+import {CopyButton} from '../CopyButton'
+import {Markdown} from './Markdown'
+import {Reasoning} from './Reasoning'
+import {RunError} from './RunError'
+import {ToolCard} from './ToolCard'
+
+interface Props {
+  message: Message
+  /** Stored tool results by call id. */
+  results: ReadonlyMap<string, ToolResult>
+  /** The session's running run, if any. */
+  activeRunId?: string
+  /** The error to show on a failed reply (with kind and reset time when known live). */
+  error?: RunErrorInfo
+  /** Set on the last failed turn while nothing runs. */
+  onRetry?: () => void
+  /** The previous row is a reply of the same turn (drawn closer). */
+  follows?: boolean
+  /** The turn goes on below (no action bar here). */
+  continues?: boolean
+  /** What Copy copies: the whole turn's text; this message's by default. */
+  copyText?: string
+}
+
+function AssistantParts({message, results, activeRunId}: Pick<Props, 'message' | 'results' | 'activeRunId'>) {
+  const thoughtMs = useRuns((s) => s.thoughtMs[message.id])
+  const running = !!activeRunId && message.runId === activeRunId
+  return (
+    <>
+      {message.parts.map((p, i) => {
+        if (p.type === 'reasoning' && p.text) return <Reasoning key={i} text={p.text} ms={thoughtMs} />
+        if (p.type === 'text' && p.text) return <Markdown key={i} text={p.text} testId="message-text" />
+        if (p.type === 'tool_call' && p.callId)
+          return (
+            <ToolCard
+              key={p.callId}
+              callId={p.callId}
+              part={p}
+              result={results.get(p.callId)}
+              pendingStatus={running ? 'running' : 'stopped'}
+            />
+          )
+        return null
+      })}
+    </>
+  )
+}
+
+function MessageMeta({message}: {message: Message}) {
+  const providers = useModels((s) => s.providers)
+  const name = modelName(providers, message.provider, message.model)
+  return (
+    <>
+      {message.status === 'canceled' && (
+        <span className="message-tag" data-testid="message-stopped">
+          <CircleStop size={12} aria-hidden="true" />
+          Stopped
+        </span>
+      )}
+      {name && <span className="message-model">{name}</span>}
+    </>
+  )
+}
+
+/** One stored message: a user bubble, or an assistant reply with its reasoning, text and tool calls. */
+export const MessageRow = memo(function MessageRow(props: Props) {
+  const {message, results, activeRunId, error, onRetry, follows, continues, copyText} = props
+  const text = messageText(message)
+  const cls = `message message-assistant${follows ? ' follows' : ''}`
+  const failure = message.status === 'failed' ? (error ?? {message: message.error ?? ''}) : undefined
+
+  if (isBareFailure(message)) {
+    return (
+      <div className={cls} data-role="assistant" data-status="failed">
+        <RunError error={failure!} onRetry={onRetry} />
+      </div>
+    )
+  }
+
+  if (message.role === 'user') {
+    return (
+      <div className="message message-user" data-testid="message" data-role="user" data-status={message.status}>
+        <div className="message-content" title={fullTime(message.createdAt)}>
+          {text && <div className="message-text">{text}</div>}
+        </div>
+        {text && (
+          <div className="message-actions">
+            <CopyButton text={text} label="message" variant="icon" testId="copy-message" />
+          </div>
+        )}
+      </div>
+    )
+  }
+
+  return (
+    <div className={cls} data-testid="message" data-role={message.role} data-status={message.status}>
+      <div className="message-content" data-testid="assistant-message" data-status={message.status}>
+        <AssistantParts message={message} results={results} activeRunId={activeRunId} />
+        {failure && <RunError error={failure} onRetry={onRetry} />}
+      </div>
+      {!continues && (
+        <div className="message-actions">
+          {(copyText || text) && (
+            <CopyButton text={copyText || text} label="message" variant="icon" testId="copy-message" />
+          )}
+          <MessageMeta message={message} />
+        </div>
+      )}
+    </div>
+  )
+})

@@ -1,0 +1,131 @@
+import {useId, useState} from 'react'
+import {Ban, Check, ChevronDown, CircleStop, Hand, LoaderCircle, Wrench, X} from 'lucide-react'
+import type {LucideIcon} from 'lucide-react'
+import type {Part, ToolResult} from '../../api/types'
+import {formatDuration} from '../../lib/duration'
+import {isEmptyJson} from '../../lib/json'
+import {isToolActive, splitToolName, statusOfResult, TOOL_STATUS_LABEL, type ToolStatus} from '../../lib/toolCards'
+import type {LogLine} from '../../stores/runReducer'
+import {useRuns} from '../../stores/runs'
+import {Elapsed, JsonBlock, ToolLogs, ToolProgress} from './ToolParts'
+import {ToolResultView} from './ToolResultView'
+import {ToolSection} from './ToolSection'
+
+const STATUS_ICON: Record<ToolStatus, LucideIcon> = {
+  preparing: LoaderCircle,
+  pending: Hand,
+  running: LoaderCircle,
+  succeeded: Check,
+  failed: X,
+  denied: Ban,
+  stopped: CircleStop,
+}
+
+interface CardView {
+  callId: string
+  name: string
+  server?: string
+  args: string
+  status: ToolStatus
+  progress?: {progress: number; total?: number; message?: string}
+  logs: readonly LogLine[]
+  result?: ToolResult
+  durationMs?: number
+  startedAt?: number
+}
+
+interface Props {
+  callId: string
+  /** The stored tool_call part, for history. */
+  part?: Part
+  /** The stored result of the call, for history. */
+  result?: ToolResult
+  /** The status of a stored call without a result (running, or never finished). */
+  pendingStatus?: ToolStatus
+}
+
+/**
+ * One tool call: what was called with which arguments, its status,
+ * progress, logs and result. Live state (from events) wins over history.
+ */
+export function ToolCard({callId, part, result, pendingStatus = 'stopped'}: Props) {
+  const live = useRuns((s) => s.tools[callId])
+  const view: CardView = live
+    ? {...live, result: live.result ?? result, durationMs: live.durationMs ?? result?.durationMs}
+    : {
+        callId,
+        name: part?.name ?? part?.result?.name ?? 'tool',
+        server: part?.server,
+        args: part?.arguments ?? '',
+        status: result ? statusOfResult(result) : pendingStatus,
+        logs: [],
+        result,
+        durationMs: result?.durationMs,
+      }
+  const [open, setOpen] = useState(!!live)
+  const bodyId = useId()
+  const {tool, server} = splitToolName(view.name, view.server)
+  const active = isToolActive(view.status)
+  const Icon = STATUS_ICON[view.status]
+  const showArgs = !isEmptyJson(view.args) || view.status === 'preparing'
+
+  return (
+    <div className={`tool-card is-${view.status}`} data-testid="tool-card" data-call-id={callId} data-status={view.status}>
+      <button
+        type="button"
+        className="tool-head"
+        aria-expanded={open}
+        aria-controls={bodyId}
+        onClick={() => setOpen(!open)}
+      >
+        <span className="tool-icon" aria-hidden="true">
+          <Wrench size={14} />
+        </span>
+        <span className="tool-title">
+          <span className="tool-name" data-testid="tool-name">
+            {tool}
+          </span>
+          {server && (
+            <span className="tool-server" data-testid="tool-server">
+              {server}
+            </span>
+          )}
+        </span>
+        <span className={`tool-status tool-status-${view.status}`} data-testid="tool-status">
+          <Icon size={12} className={active && view.status !== 'pending' ? 'spin' : undefined} aria-hidden="true" />
+          {TOOL_STATUS_LABEL[view.status]}
+        </span>
+        <span className="tool-duration" data-testid="tool-duration">
+          {view.status === 'running' && view.startedAt ? (
+            <Elapsed since={view.startedAt} />
+          ) : view.durationMs !== undefined && !active ? (
+            formatDuration(view.durationMs)
+          ) : null}
+        </span>
+        <ChevronDown size={14} className="tool-chevron" aria-hidden="true" />
+      </button>
+      {view.status === 'running' && view.progress && <ToolProgress {...view.progress} />}
+      {view.status === 'running' && !view.progress && (
+        <div className="tool-progress" data-testid="tool-progress" data-determinate="false">
+          <div className="progress-track is-indeterminate" role="progressbar" aria-label="Running">
+            <div className="progress-fill" />
+          </div>
+        </div>
+      )}
+      <div id={bodyId} className="tool-body" hidden={!open}>
+        {showArgs && (
+          <ToolSection label="Arguments" open={active} testId="tool-args-section">
+            <JsonBlock text={view.args || ''} streaming={view.status === 'preparing'} testId="tool-args" />
+          </ToolSection>
+        )}
+        {view.logs.length > 0 && (
+          <ToolSection label={`Log · ${view.logs.length}`} open={active}>
+            <ToolLogs logs={view.logs} />
+          </ToolSection>
+        )}
+        {view.result && <ToolResultView result={view.result} />}
+      </div>
+    </div>
+  )
+}
+

@@ -1,0 +1,97 @@
+import {useRef} from 'react'
+import {ShieldCheck} from 'lucide-react'
+import {isEmptyJson} from '../../lib/json'
+import {splitToolName} from '../../lib/toolCards'
+import type {ApprovalRequest} from '../../stores/runReducer'
+import {useRuns} from '../../stores/runs'
+import {useSessions} from '../../stores/sessions'
+import {JsonBlock} from '../chat/ToolParts'
+import {Modal} from './Modal'
+
+interface Props {
+  request: ApprovalRequest
+  /** How many more requests wait behind this one. */
+  queued: number
+}
+
+/** Asks whether a tool may run: Enter allows once, Esc denies. */
+export function ApprovalDialog({request, queued}: Props) {
+  const answer = useRuns((s) => s.answer)
+  const allowRef = useRef<HTMLButtonElement>(null)
+  const otherSession = useSessions((s) =>
+    request.sessionId && request.sessionId !== s.activeId ? s.sessions.find((x) => x.id === request.sessionId)?.title : undefined,
+  )
+  const {tool, server} = splitToolName(request.name, request.server || undefined)
+  const decide = (d: 'allow_once' | 'always_allow' | 'deny') => void answer(request.requestId, d)
+
+  return (
+    <Modal
+      className="approval-dialog"
+      testId="approval-dialog"
+      initialFocus={allowRef}
+      onEscape={() => decide('deny')}
+      onEnter={() => decide('allow_once')}
+      title={
+        <span className="approval-title">
+          <span className="approval-icon" aria-hidden="true">
+            <ShieldCheck size={18} />
+          </span>
+          <span>
+            Allow <span className="approval-tool">{tool}</span>?
+          </span>
+        </span>
+      }
+    >
+      <div className="dialog-body approval-body">
+        <p>
+          {server ? (
+            <>
+              The <strong data-testid="approval-server">{server}</strong> connector wants to run{' '}
+              <code className="approval-name" data-testid="approval-tool">{request.name}</code>
+            </>
+          ) : (
+            <>
+              Maestro wants to run <code className="approval-name" data-testid="approval-tool">{request.name}</code>
+            </>
+          )}
+          {otherSession && (
+            <>
+              {' '}
+              in <strong>{otherSession}</strong>
+            </>
+          )}
+          .
+        </p>
+        <div className="approval-args">
+          <span className="tool-section-label">Arguments</span>
+          {isEmptyJson(request.arguments) ? (
+            <p className="approval-noargs">No arguments.</p>
+          ) : (
+            <JsonBlock text={request.arguments} testId="approval-args" />
+          )}
+        </div>
+      </div>
+      <div className="dialog-actions approval-actions">
+        {queued > 0 && <span className="approval-queue">{queued} more waiting</span>}
+        <button type="button" className="btn btn-secondary" data-testid="approval-deny" onClick={() => decide('deny')}>
+          Deny
+          <kbd className="btn-kbd" aria-hidden="true">Esc</kbd>
+        </button>
+        <button type="button" className="btn btn-secondary" data-testid="approval-always" onClick={() => decide('always_allow')}>
+          Always allow in this chat
+        </button>
+        <button
+          ref={allowRef}
+          type="button"
+          className="btn btn-primary"
+          data-testid="approval-allow-once"
+          aria-keyshortcuts="Enter"
+          onClick={() => decide('allow_once')}
+        >
+          Allow once
+          <kbd className="btn-kbd" aria-hidden="true">↵</kbd>
+        </button>
+      </div>
+    </Modal>
+  )
+}

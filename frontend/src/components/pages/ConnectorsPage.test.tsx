@@ -1,0 +1,200 @@
+import {act, screen, waitFor, within} from '@testing-library/react'
+import {describe, expect, it} from 'vitest'
+import type {ImportReport} from '../../api/connectors'
+import {renderApp} from '../../test/render'
+import {connector, type FakeConnectorOptions, installFakeConnectors} from '../../test/fakeConnectors'
+import {hasOpenQuote, joinArgs, splitArgs} from './ConnectorsPage.args'
+
+async function openConnectors(opts: FakeConnectorOptions = {}) {
+  const r = await renderApp()
+  const fake = installFakeConnectors(r.backend, opts)
+  await r.user.click(screen.getByTestId('nav-connectors'))
+  await waitFor(() => expect(fake.ListConnectors).toHaveBeenCalled())
+  return {...r, fake}
+}
+
+const item = (id: string) => {
+  const el = screen.getAllByTestId('connector-item').find((e) => e.dataset.connectorId === id)
+  if (!el) throw new Error(`no connector ${id}`)
+  return el
+}
+
+// Typing into the form is slow under a loaded test run.
+describe('Connectors page', {timeout: 20_000}, () => {
+  it('adds a stdio connector through the form with the right shape', async () => {
+    const {user, fake} = await openConnectors()
+    expect(await screen.findByTestId('connectors-empty')).toBeInTheDocument()
+    await user.click(screen.getByTestId('add-connector'))
+    const form = await screen.findByTestId('connector-form')
+    expect(screen.getByTestId('connector-name')).toHaveFocus()
+
+    await user.type(screen.getByTestId('connector-name'), 'Everything')
+    // stdio is the default transport.
+    expect(within(screen.getByTestId('connector-transport')).getByRole('radio', {name: /Local command/})).toHaveAttribute('aria-checked', 'true')
+    await user.type(screen.getByTestId('connector-command'), 'node')
+    await user.type(screen.getByTestId('connector-args'), `/opt/everything/dist/index.js stdio "two words" 'it''s'`)
+    await user.click(within(form).getByRole('button', {name: 'Add variable'}))
+    await user.type(within(form).getByLabelText('Environment: name'), 'API_KEY')
+    await user.type(within(form).getByLabelText('Environment: value of API_KEY'), 'sk-secret')
+    await user.click(screen.getByTestId('connector-save'))
+
+    await waitFor(() => expect(fake.SaveConnector).toHaveBeenCalledTimes(1))
+    expect(fake.SaveConnector).toHaveBeenCalledWith({
+      name: 'Everything',
+      transport: 'stdio',
+      command: 'node',
+      args: ['/opt/everything/dist/index.js', 'stdio', 'two words', 'its'],
+      env: [{key: 'API_KEY', value: 'sk-secret'}],
+      cwd: undefined,
+      id: undefined,
+    })
+    await waitFor(() => expect(screen.queryByTestId('connector-form')).not.toBeInTheDocument())
+    const card = item('c-1')
+    expect(within(card).getByTestId('connector-state')).toHaveTextContent('Starting')
+    expect(card).toHaveAttribute('data-state', 'starting')
+  })
+
+  it('sends an HTTP connector with headers and OAuth, and shows a failed save in the form', async () => {
+    const {user, fake} = await openConnectors()
+    await user.click(await screen.findByTestId('add-connector'))
+    await user.click(screen.getByTestId('connector-transport-http'))
+    expect(screen.queryByTestId('connector-command')).not.toBeInTheDocument()
+    await user.type(screen.getByTestId('connector-url'), 'https://mcp.example.com/mcp')
+    await user.click(screen.getByRole('button', {name: 'Add header'}))
+    await user.type(screen.getByLabelText('Headers: name'), 'Authorization')
+    await user.type(screen.getByLabelText('Headers: value of Authorization'), 'Bearer t0ken')
+    await user.click(screen.getByTestId('connector-oauth'))
+    await user.click(screen.getByTestId('connector-save'))
+    // No name: Go refuses; the message shows in the form, which stays open.
+    expect(await screen.findByTestId('connector-form-error')).toHaveTextContent('A name is required')
+    expect(fake.SaveConnector).toHaveBeenLastCalledWith({
+      id: undefined,
+      name: '',
+      transport: 'http',
+      url: 'https://mcp.example.com/mcp',
+      headers: [{key: 'Authorization', value: 'Bearer t0ken'}],
+      oauth: {clientId: undefined, clientSecret: undefined, keepClientSecret: false, scopes: []},
+    })
+    expect(screen.getByTestId('connector-form')).toBeInTheDocument()
+  })
+
+  it('updates the state badge on connector:state and shows the error with the stderr tail', async () => {
+    const {fake} = await openConnectors({connectors: [connector('c1', 'Files', {state: 'starting', toolCount: 0})]})
+    const card = await waitFor(() => item('c1'))
+    expect(within(card).getByTestId('connector-state')).toHaveTextContent('Starting')
+    expect(within(card).queryByTestId('connector-tools-count')).not.toBeInTheDocument()
+
+    act(() => fake.emitState('c1', {state: 'ready', toolCount: 12}))
+    expect(within(card).getByTestId('connector-state')).toHaveTextContent('Ready')
+    expect(within(card).getByTestId('connector-tools-count')).toHaveTextContent('12 tools')
+    expect(card).toHaveAttribute('data-state', 'ready')
+    expect(within(card).queryByTestId('connector-error')).not.toBeInTheDocument()
+
+    act(() =>
+      fake.emitState('c1', {
+        state: 'error',
+        toolCount: 0,
+        error: "the server exited with status 1 during start: Error: Cannot find module '/nope.js'",
+        stderrTail: ['node:internal/modules/cjs/loader:1228', "Error: Cannot find module '/nope.js'"],
+        nextRetry: Date.now() + 4000,
+      }),
+    )
+    expect(within(card).getByTestId('connector-state')).toHaveTextContent('Error')
+    expect(within(card).getByTestId('connector-error')).toHaveTextContent('Cannot find module')
+    expect(within(card).getByTestId('connector-stderr')).toHaveTextContent("node:internal/modules/cjs/loader:1228 Error: Cannot find module '/nope.js'")
+    expect(within(card).getByText(/Retrying in [1-4] s/)).toBeInTheDocument()
+  })
+
+  it('tests a connection and lists the tools, or the error', async () => {
+    const {user, fake} = await openConnectors()
+    await user.click(await screen.findByTestId('add-connector'))
+    await user.type(screen.getByTestId('connector-name'), 'Probe')
+    await user.type(screen.getByTestId('connector-command'), 'node')
+    await user.click(screen.getByTestId('connector-test'))
+    const ok = await screen.findByTestId('connector-test-result')
+    expect(ok).toHaveAttribute('data-ok', 'true')
+    expect(ok).toHaveTextContent('1 tool')
+    expect(ok).toHaveTextContent('echo')
+    expect(fake.TestConnector).toHaveBeenCalledWith(expect.objectContaining({name: 'Probe', transport: 'stdio', command: 'node', args: []}))
+    expect(fake.SaveConnector).not.toHaveBeenCalled()
+
+    fake.TestConnector.mockResolvedValueOnce({
+      ok: false, state: 'error', tools: [], error: 'the server exited with status 1 during start', stderrTail: ['boom'], needsSignIn: false, durationMs: 9,
+    })
+    await user.click(screen.getByTestId('connector-test'))
+    await waitFor(() => expect(screen.getByTestId('connector-test-result')).toHaveAttribute('data-ok', 'false'))
+    expect(screen.getByTestId('connector-test-result')).toHaveTextContent('exited with status 1')
+    expect(screen.getByTestId('connector-test-result')).toHaveTextContent('boom')
+  })
+
+  it('edits with stored secrets kept, toggles, restarts, deletes after confirming', async () => {
+    const c = connector('c1', 'Files', {env: [{key: 'TOKEN', hint: '…abcd'}], args: ['-y', 'a b']})
+    const {user, fake} = await openConnectors({connectors: [c]})
+    await waitFor(() => item('c1'))
+    expect(within(item('c1')).getByText('node -y \'a b\'')).toBeInTheDocument()
+
+    await user.click(within(item('c1')).getByTestId('connector-edit'))
+    expect(screen.getByTestId('connector-args')).toHaveValue("-y 'a b'")
+    expect(screen.getByLabelText('Environment: value of TOKEN')).toHaveAttribute('placeholder', expect.stringContaining('Stored (…abcd)'))
+    await user.click(screen.getByTestId('connector-save'))
+    await waitFor(() =>
+      expect(fake.SaveConnector).toHaveBeenCalledWith(expect.objectContaining({id: 'c1', args: ['-y', 'a b'], env: [{key: 'TOKEN', value: '', keep: true}]})),
+    )
+
+    await user.click(within(item('c1')).getByTestId('connector-enabled'))
+    expect(fake.SetConnectorEnabled).toHaveBeenCalledWith('c1', false)
+    await waitFor(() => expect(within(item('c1')).getByTestId('connector-state')).toHaveTextContent('Off'))
+    await user.click(within(item('c1')).getByTestId('connector-enabled'))
+    await user.click(within(item('c1')).getByTestId('connector-restart'))
+    expect(fake.RestartConnector).toHaveBeenCalledWith('c1')
+
+    await user.click(within(item('c1')).getByTestId('connector-logs'))
+    expect(await screen.findByTestId('connector-logs-drawer')).toHaveTextContent('server started')
+
+    await user.click(within(item('c1')).getByTestId('connector-delete'))
+    await user.click(screen.getByTestId('confirm-delete-connector'))
+    await waitFor(() => expect(screen.queryAllByTestId('connector-item')).toHaveLength(0))
+    expect(fake.DeleteConnector).toHaveBeenCalledWith('c1')
+  })
+
+  it('imports a file and reports each entry', async () => {
+    const {user, fake} = await openConnectors()
+    fake.PickImportFile.mockResolvedValueOnce('/home/ada/claude_desktop_config.json')
+    fake.ImportConnectors.mockImplementationOnce(async (): Promise<ImportReport> => {
+      fake.state.connectors.push(connector('c9', 'files'))
+      return {
+        summary: 'imported 1 (files); skipped 1 (broken)',
+        imported: 1,
+        entries: [
+          {name: 'files', imported: true, connectorId: 'c9', notes: [], ignored: []},
+          {name: 'broken', imported: false, reason: '"command" is not a string', notes: [], ignored: ['foo']},
+        ],
+      }
+    })
+    await user.click(await screen.findByTestId('import-connectors'))
+    const report = await screen.findByTestId('import-report')
+    expect(fake.ImportConnectors).toHaveBeenCalledWith('/home/ada/claude_desktop_config.json')
+    const entries = within(report).getAllByTestId('import-entry')
+    expect(entries[0]).toHaveTextContent('Imported')
+    expect(entries[1]).toHaveTextContent('Skipped')
+    expect(entries[1]).toHaveTextContent('"command" is not a string')
+    expect(entries[1]).toHaveTextContent('Ignored: foo')
+    await waitFor(() => expect(item('c9')).toBeInTheDocument())
+  })
+})
+
+describe('arguments field', () => {
+  it('splits like a shell, without expanding', () => {
+    expect(splitArgs('  -y  @scope/pkg "a b" \'c "d"\' e\\ f $HOME ')).toEqual(['-y', '@scope/pkg', 'a b', 'c "d"', 'e f', '$HOME'])
+    expect(splitArgs('"" x')).toEqual(['', 'x'])
+    expect(splitArgs('C:\\tools\\srv.exe')).toEqual(['C:\\tools\\srv.exe'])
+    expect(hasOpenQuote('a "b')).toBe(true)
+    expect(hasOpenQuote('a "b" \'c\'')).toBe(false)
+  })
+
+  it('joins back to the same arguments', () => {
+    for (const args of [['-y', 'a b', "it's", '', 'x"y\\z', '/tmp/a.js', '--flag=1']]) {
+      expect(splitArgs(joinArgs(args))).toEqual(args)
+    }
+  })
+})

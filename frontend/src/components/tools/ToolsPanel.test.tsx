@@ -1,0 +1,101 @@
+import {act, screen, waitFor, within} from '@testing-library/react'
+import {describe, expect, it} from 'vitest'
+import {useRuns} from '../../stores/runs'
+import {session} from '../../test/fakeBackend'
+import {type FakeConnectorOptions, installFakeConnectors, sessionConnector} from '../../test/fakeConnectors'
+import {renderApp} from '../../test/render'
+
+const S = 's1'
+
+async function openPanel(opts: FakeConnectorOptions = {}) {
+  const r = await renderApp({sessions: [session(S, 'Plans')], status: {lastSessionId: S}})
+  const fake = installFakeConnectors(r.backend, opts)
+  await r.user.click(await screen.findByTestId('tools-button'))
+  const panel = await screen.findByTestId('tools-panel')
+  await waitFor(() => expect(fake.SessionTools).toHaveBeenCalledWith(S))
+  return {...r, fake, panel}
+}
+
+const toggle = (id: string) =>
+  screen.getAllByTestId('session-connector-toggle').find((e) => e.dataset.connectorId === id)!
+const toolToggle = (canonical: string) => screen.getAllByTestId('session-tool-toggle').find((e) => e.dataset.tool === canonical)!
+
+describe('Tools panel', {timeout: 20_000}, () => {
+  it('toggles a connector and a tool, showing the revision Go returns', async () => {
+    const {user, fake} = await openPanel({
+      tools: {[S]: {revision: 4, connectors: [sessionConnector('c1', 'Files')], roots: []}},
+    })
+    expect(await screen.findByTestId('tools-revision')).toHaveTextContent('Tools revision 4')
+    expect(toggle('c1')).toHaveAttribute('aria-checked', 'false')
+
+    await user.click(toggle('c1'))
+    expect(fake.SetSessionConnector).toHaveBeenCalledWith(S, 'c1', true)
+    await waitFor(() => expect(screen.getByTestId('tools-revision')).toHaveTextContent('Tools revision 5'))
+    expect(toggle('c1')).toHaveAttribute('aria-checked', 'true')
+
+    // Expand to the tools: read-only ones are marked.
+    await user.click(screen.getByRole('button', {name: /Files/}))
+    const read = toolToggle('files.read').closest('li')!
+    expect(within(read).getByText('Read-only')).toBeInTheDocument()
+    expect(within(toolToggle('files.write').closest('li')!).queryByText('Read-only')).not.toBeInTheDocument()
+    await user.click(toolToggle('files.write'))
+    expect(fake.SetSessionTool).toHaveBeenCalledWith(S, 'files.write', false)
+    await waitFor(() => expect(screen.getByTestId('tools-revision')).toHaveTextContent('Tools revision 6'))
+    expect(toolToggle('files.write')).toHaveAttribute('aria-checked', 'false')
+    expect(screen.getByTestId('tools-button-count')).toHaveTextContent('1')
+  })
+
+  it('puts a refused toggle back', async () => {
+    const {user, fake} = await openPanel({tools: {[S]: {revision: 1, connectors: [sessionConnector('c1', 'Files')], roots: []}}})
+    fake.SetSessionConnector.mockRejectedValueOnce({kind: 'not_found', message: 'no connector "c1"'})
+    await user.click(await waitFor(() => toggle('c1')))
+    await waitFor(() => expect(toggle('c1')).toHaveAttribute('aria-checked', 'false'))
+    expect(await screen.findByText('no connector "c1"')).toBeInTheDocument()
+    expect(screen.getByTestId('tools-revision')).toHaveTextContent('Tools revision 1')
+  })
+
+  it('follows tools:changed: the revision moves and the list reloads', async () => {
+    const {backend, fake} = await openPanel({tools: {[S]: {revision: 2, connectors: [sessionConnector('c1', 'Files')], roots: []}}})
+    await waitFor(() => expect(screen.getByTestId('tools-revision')).toHaveTextContent('Tools revision 2'))
+    fake.state.tools[S].connectors.push(sessionConnector('c2', 'Web'))
+    fake.state.tools[S].revision = 7
+    act(() => backend.emit('tools:changed', {sessionId: S, revision: 7}))
+    expect(screen.getByTestId('tools-revision')).toHaveTextContent('Tools revision 7')
+    await waitFor(() => expect(toggle('c2')).toBeInTheDocument())
+    // Another session's change is not ours.
+    act(() => backend.emit('tools:changed', {sessionId: 'other', revision: 99}))
+    expect(screen.getByTestId('tools-revision')).toHaveTextContent('Tools revision 7')
+    // An older revision never goes back.
+    act(() => backend.emit('tools:changed', {sessionId: S, revision: 5}))
+    expect(screen.getByTestId('tools-revision')).toHaveTextContent('Tools revision 7')
+  })
+
+  it('offers Apply now only while a reply is streaming', async () => {
+    const {user, backend} = await openPanel({tools: {[S]: {revision: 1, connectors: [sessionConnector('c1', 'Files')], roots: []}}})
+    await screen.findByTestId('tools-revision')
+    expect(screen.queryByTestId('apply-now')).not.toBeInTheDocument()
+    expect(screen.getByText('Changes apply from the next message.')).toBeInTheDocument()
+
+    act(() => useRuns.getState().begin(S, 'run-7'))
+    await user.click(await screen.findByTestId('apply-now'))
+    expect(backend.App.ApplyNow).toHaveBeenCalledWith('run-7')
+    expect(screen.queryByTestId('apply-now')).not.toBeInTheDocument()
+
+    act(() => backend.emit('run:finished', {runId: 'run-7', sessionId: S, canceled: false, usage: {inputTokens: 0, outputTokens: 0}}))
+    await waitFor(() => expect(screen.getByText('Changes apply from the next message.')).toBeInTheDocument())
+    expect(screen.queryByTestId('apply-now')).not.toBeInTheDocument()
+  })
+
+  it('adds and removes folders, shows an empty state, and closes with Esc', async () => {
+    const {user, fake} = await openPanel()
+    expect(await screen.findByText(/No connectors yet/)).toBeInTheDocument()
+    await user.click(screen.getByTestId('add-folder'))
+    await waitFor(() => expect(fake.SetSessionRoots).toHaveBeenCalledWith(S, ['/home/ada/projects']))
+    expect(await screen.findByText('/home/ada/projects')).toBeInTheDocument()
+    await user.click(screen.getByRole('button', {name: 'Remove /home/ada/projects'}))
+    await waitFor(() => expect(fake.SetSessionRoots).toHaveBeenLastCalledWith(S, []))
+    await user.keyboard('{Escape}')
+    await waitFor(() => expect(screen.queryByTestId('tools-panel')).not.toBeInTheDocument())
+    expect(screen.getByTestId('tools-button')).toHaveAttribute('aria-expanded', 'false')
+  })
+})

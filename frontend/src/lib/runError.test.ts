@@ -1,0 +1,35 @@
+import {describe, expect, it} from 'vitest'
+import {describeRunError, resetLabel, untilLabel} from './runError'
+
+const now = new Date(2025, 5, 15, 12, 0, 0).getTime()
+
+describe('describeRunError', () => {
+  it('points to Accounts when signing in would help', () => {
+    const v = describeRunError({kind: 'auth_required', message: 'Sign in to Gemini in Accounts or add an API key'}, now)
+    expect(v).toMatchObject({title: 'Sign-in needed', detail: 'Sign in to Gemini in Accounts or add an API key.', accounts: true})
+    // Stored failures carry only the text.
+    expect(describeRunError({message: 'anthropic: 401 unauthorized'}, now).accounts).toBe(true)
+  })
+
+  it('explains limits with the reset time', () => {
+    const v = describeRunError({kind: 'unavailable', message: 'usage limit reached', retryAt: now + 12 * 60_000}, now)
+    expect(v.title).toBe('Usage limit reached')
+    expect(v.reset).toMatch(/^Resets at .+ \(in 12 min\)$/)
+    expect(v.accounts).toBe(false)
+  })
+
+  it('words other failures plainly', () => {
+    expect(describeRunError({kind: 'internal', message: 'stream cut off'}, now)).toMatchObject({
+      title: 'The reply failed', detail: 'Stream cut off.',
+    })
+    expect(describeRunError({kind: 'unavailable', message: 'the provider is overloaded.'}, now).title).toBe('The provider is unavailable')
+    expect(describeRunError({message: ''}, now).detail).toBe('The reply stopped because of an error.')
+  })
+
+  it('labels waits', () => {
+    expect(untilLabel(now + 20_000, now)).toBe('in a moment')
+    expect(untilLabel(now + 125 * 60_000, now)).toBe('in 2 h 5 min')
+    expect(untilLabel(now + 120 * 60_000, now)).toBe('in 2 h')
+    expect(resetLabel(now - 60_000, now)).toMatch(/^The limit reset at /)
+  })
+})

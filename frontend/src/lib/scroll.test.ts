@@ -1,0 +1,36 @@
+import {describe, expect, it} from 'vitest'
+import {distanceFromBottom, isNearBottom, nextStuck, showJumpPill, STICK_THRESHOLD} from './scroll'
+
+const at = (scrollTop: number, scrollHeight = 2000, clientHeight = 500) => ({scrollTop, scrollHeight, clientHeight})
+
+describe('auto-scroll', () => {
+  it('measures the distance to the bottom', () => {
+    expect(distanceFromBottom(at(1500))).toBe(0)
+    expect(distanceFromBottom(at(1400))).toBe(100)
+    expect(distanceFromBottom({scrollTop: 0, scrollHeight: 300, clientHeight: 500})).toBe(0)
+  })
+
+  it('counts a little slack as the bottom', () => {
+    expect(isNearBottom(at(1500 - STICK_THRESHOLD))).toBe(true)
+    expect(isNearBottom(at(1500 - STICK_THRESHOLD - 1))).toBe(false)
+  })
+
+  it('unsticks when the reader scrolls up, and sticks again at the bottom', () => {
+    expect(nextStuck(true, 1500, at(1200))).toBe(false)
+    expect(nextStuck(false, 1200, at(1300))).toBe(false)
+    expect(nextStuck(false, 1300, at(1490))).toBe(true)
+  })
+
+  it('stays stuck while content grows under a view that did not move up', () => {
+    // New content made the page taller; scrollTop did not change.
+    expect(nextStuck(true, 1500, at(1500, 2600))).toBe(true)
+    // A smooth jump to the bottom passes through the middle going down.
+    expect(nextStuck(true, 800, at(1000))).toBe(true)
+  })
+
+  it('shows the jump pill only when unstuck and away from the bottom', () => {
+    expect(showJumpPill(false, at(1000))).toBe(true)
+    expect(showJumpPill(true, at(1000))).toBe(false)
+    expect(showJumpPill(false, at(1500))).toBe(false)
+  })
+})

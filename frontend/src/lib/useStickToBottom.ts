@@ -1,0 +1,65 @@
+import {useCallback, useEffect, useLayoutEffect, useRef, useState} from 'react'
+import {nextStuck, showJumpPill} from './scroll'
+
+/**
+ * Keeps a scroll container at the bottom while its content grows, unless
+ * the reader scrolled up; then jumpVisible is true until they come back.
+ * resetKey (the session) and followKey (e.g. the newest user message)
+ * glue the view to the bottom again.
+ */
+export function useStickToBottom(resetKey: unknown, followKey: unknown) {
+  const scrollRef = useRef<HTMLDivElement>(null)
+  const contentRef = useRef<HTMLDivElement>(null)
+  const stuck = useRef(true)
+  const lastTop = useRef(0)
+  const [jumpVisible, setJumpVisible] = useState(false)
+
+  const toBottom = useCallback(() => {
+    const el = scrollRef.current
+    if (!el) return
+    el.scrollTop = el.scrollHeight
+    lastTop.current = el.scrollTop
+  }, [])
+
+  useLayoutEffect(() => {
+    stuck.current = true
+    setJumpVisible(false)
+    toBottom()
+  }, [resetKey, followKey, toBottom])
+
+  // After every render (a delta, a new card), follow the content if glued.
+  useLayoutEffect(() => {
+    if (stuck.current) toBottom()
+  })
+
+  // Growth without a render: images decoding, sections expanding.
+  useEffect(() => {
+    const el = contentRef.current
+    if (!el || typeof ResizeObserver === 'undefined') return
+    const ro = new ResizeObserver(() => {
+      if (stuck.current) toBottom()
+      else if (scrollRef.current) setJumpVisible(showJumpPill(false, scrollRef.current))
+    })
+    ro.observe(el)
+    return () => ro.disconnect()
+  }, [toBottom])
+
+  const onScroll = useCallback(() => {
+    const el = scrollRef.current
+    if (!el) return
+    stuck.current = nextStuck(stuck.current, lastTop.current, el)
+    lastTop.current = el.scrollTop
+    setJumpVisible(showJumpPill(stuck.current, el))
+  }, [])
+
+  const jump = useCallback(() => {
+    const el = scrollRef.current
+    stuck.current = true
+    setJumpVisible(false)
+    if (!el) return
+    if (typeof el.scrollTo === 'function') el.scrollTo({top: el.scrollHeight, behavior: 'smooth'})
+    else el.scrollTop = el.scrollHeight
+  }, [])
+
+  return {scrollRef, contentRef, onScroll, jumpVisible, jump}
+}

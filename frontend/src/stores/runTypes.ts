@@ -1,0 +1,81 @@
+// The shapes of the run lifecycle state (see runReducer.ts).
+
+import type {ErrorKind} from '../api/errors'
+import type {ToolResult} from '../api/types'
+import type {ToolStatus} from '../lib/toolCards'
+
+export interface LogLine {
+  level: string
+  text: string
+}
+
+/** A tool call as its card shows it while the run is live. */
+export interface ToolLive {
+  callId: string
+  runId: string
+  /** Canonical "server.tool". */
+  name: string
+  server: string
+  /** JSON text; grows fragment by fragment while preparing. */
+  args: string
+  status: ToolStatus
+  progress?: {progress: number; total?: number; message?: string}
+  logs: LogLine[]
+  result?: ToolResult
+  durationMs?: number
+  /** Unix ms when it started running (for the elapsed time). */
+  startedAt?: number
+}
+
+export interface RunDraft {
+  runId: string
+  sessionId: string
+  /** The reply of the current step so far (Markdown). */
+  text: string
+  reasoning: string
+  reasoningStart?: number
+  reasoningMs?: number
+  /** Tool calls of this run, in the order they started. */
+  calls: string[]
+  finished: boolean
+  stopping: boolean
+  step?: number
+  provider?: string
+  model?: string
+  toolsRevision?: number
+  retrying?: {attempt: number; delayMs: number; reason: string}
+}
+
+/** A request that needs the user; elicitation and sampling join later. */
+export interface ApprovalRequest {
+  kind: 'approval'
+  requestId: string
+  runId: string
+  sessionId: string
+  callId: string
+  name: string
+  server: string
+  arguments: string
+}
+
+export type PendingRequest = ApprovalRequest
+
+export interface RunFailure {
+  runId: string
+  kind: ErrorKind | string
+  message: string
+  retryAt?: number
+}
+
+export interface RunsData {
+  /** sessionId → its running run. */
+  active: Record<string, string>
+  runs: Record<string, RunDraft>
+  tools: Record<string, ToolLive>
+  /** Oldest first; the dialog host shows the first. */
+  requests: PendingRequest[]
+  /** sessionId → how its last run failed (until the next run starts). */
+  failures: Record<string, RunFailure>
+  /** messageId → how long the model thought before that reply. */
+  thoughtMs: Record<string, number>
+}
