@@ -10,7 +10,9 @@ const maxCachedSchemas = 4096
 
 // schemaCache maps an input schema as given to its compacted form, or to
 // nil when it is not a JSON object. A session re-renders the same tools on
-// every step, so after the first request validation is a map lookup.
+// every step, so after the first request compacting is a map lookup. Only
+// schemas that are not already compact are kept: checking one that is
+// (providers.IsCompactJSON) costs less than looking it up and caching it.
 // It is safe for concurrent use; mu guards m. A nil *schemaCache caches
 // nothing.
 type schemaCache struct {

@@ -8,6 +8,7 @@ import (
 	"fmt"
 
 	"maestro/backend/chat"
+	"maestro/backend/providers"
 )
 
 // request is the Messages API body.
@@ -105,8 +106,9 @@ type thinkingState struct {
 type renderOptions struct {
 	oauth      bool
 	toolPrefix string
-	// schemas caches compacted tool schemas across requests; nil disables
-	// it. It never changes what is rendered.
+	// schemas caches compacted tool schemas (those that were not compact
+	// already) across requests; nil disables it. It never changes what is
+	// rendered.
 	schemas *schemaCache
 }
 
@@ -211,12 +213,18 @@ func (r *renderer) tools() []tool {
 
 // schema returns the compacted input schema, or the empty object schema
 // when there is none (ok) or it is not a JSON object (!ok). Validating is
-// most of the cost of a request with many tools, so results are looked up
-// in the Model's cache first.
+// most of the cost of a request with many tools. Schemas from the registry
+// are already compact: providers.IsCompactJSON confirms that about as fast as a cache
+// lookup, without filling the cache on a Model's first request, and they
+// are used as they are. Any other schema is compacted by encoding/json and
+// the result kept in the Model's cache.
 func (r *renderer) schema(raw json.RawMessage, buf *[]byte) (json.RawMessage, bool) {
 	trimmed := bytes.TrimSpace(raw)
 	if len(trimmed) == 0 || bytes.Equal(trimmed, []byte("null")) {
 		return emptySchema, true
+	}
+	if trimmed[0] == '{' && providers.IsCompactJSON(trimmed, false) {
+		return trimmed[:len(trimmed):len(trimmed)], true
 	}
 	cache := r.opts.schemas
 	if v, ok := cache.get(trimmed); ok {

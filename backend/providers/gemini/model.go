@@ -3,7 +3,6 @@ package gemini
 import (
 	"bytes"
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -160,7 +159,7 @@ func (m *Model) Stream(ctx context.Context, req chat.Request) (iter.Seq2[chat.Ev
 		// rather than relay its bare "invalid argument".
 		return nil, fmt.Errorf("gemini: no Code Assist project configured: %w", chat.ErrInvalid)
 	}
-	b, err := json.Marshal(body)
+	b, err := encodeBody(body)
 	if err != nil {
 		return nil, fmt.Errorf("gemini: encode request: %w", err)
 	}

@@ -1,0 +1,274 @@
+package gemini
+
+import (
+	"bytes"
+	"encoding/json"
+	"strings"
+	"unicode/utf8"
+
+	"maestro/backend/providers"
+)
+
+// encodeBody returns the request body Stream sends for body, as rendered by
+// Model.body: byte for byte what json.Marshal(body) returns, error included.
+//
+// json.Marshal re-validates and compacts every json.RawMessage, and the
+// declarations are sent under two keys, so with many tools it spent most
+// of a request scanning schemas the registry had already compacted, twice
+// (BenchmarkRender1000Tools). Here the envelope and the tools are written
+// by hand: a schema that providers.IsCompactJSON finds already in its encoded form is
+// copied as it is, and a declaration list sent under both keys is encoded
+// once. Everything else (contents, system instruction, generation config)
+// still goes through encoding/json.
+func encodeBody(body any) ([]byte, error) {
+	e := newEncoder()
+	var err error
+	switch v := body.(type) {
+	case *envelope:
+		if v == nil {
+			return json.Marshal(body)
+		}
+		e.grow(v.Request)
+		err = e.envelope(v)
+	case *generateRequest:
+		e.grow(v)
+		err = e.request(v)
+	default:
+		return json.Marshal(body)
+	}
+	if err != nil {
+		return nil, err
+	}
+	return e.buf.Bytes(), nil
+}
+
+// encoder writes one request body into buf. Its methods mirror
+// encoding/json's output for the wire types: fields in struct order,
+// omitempty fields left out when empty, strings HTML-escaped.
+type encoder struct {
+	buf bytes.Buffer
+	enc *json.Encoder // into buf, escaping HTML as json.Marshal does
+}
+
+func newEncoder() *encoder {
+	e := &encoder{}
+	e.enc = json.NewEncoder(&e.buf)
+	return e
+}
+
+// grow reserves room for the declarations, most of a body with many
+// tools, and a little for the rest, so that the buffer is seldom regrown.
+func (e *encoder) grow(gr *generateRequest) {
+	if gr == nil {
+		return
+	}
+	n := 4096
+	for _, t := range gr.Tools {
+		for _, decls := range [][]functionDeclaration{t.FunctionDeclarations, t.FunctionDeclarationsSnake} {
+			for _, d := range decls {
+				n += len(d.Name) + len(d.Description) + len(d.ParametersJSONSchema) + 64
+			}
+		}
+	}
+	e.buf.Grow(n)
+}
+
+// value writes v as json.Marshal would.
+func (e *encoder) value(v any) error {
+	if err := e.enc.Encode(v); err != nil {
+		return err
+	}
+	e.buf.Truncate(e.buf.Len() - 1) // Encode ends every value with a newline
+	return nil
+}
+
+func (e *encoder) string(s string) {
+	e.buf.Write(appendString(e.buf.AvailableBuffer(), s))
+}
+
+func (e *encoder) envelope(env *envelope) error {
+	e.buf.WriteString(`{"model":`)
+	e.string(env.Model)
+	if env.Project != "" {
+		e.buf.WriteString(`,"project":`)
+		e.string(env.Project)
+	}
+	if env.UserPromptID != "" {
+		e.buf.WriteString(`,"user_prompt_id":`)
+		e.string(env.UserPromptID)
+	}
+	e.buf.WriteString(`,"request":`)
+	if err := e.request(env.Request); err != nil {
+		return err
+	}
+	e.buf.WriteByte('}')
+	return nil
+}
+
+func (e *encoder) request(gr *generateRequest) error {
+	if gr == nil {
+		e.buf.WriteString("null")
+		return nil
+	}
+	e.buf.WriteString(`{"contents":`)
+	if err := e.value(gr.Contents); err != nil {
+		return err
+	}
+	if gr.SystemInstruction != nil {
+		e.buf.WriteString(`,"systemInstruction":`)
+		if err := e.value(gr.SystemInstruction); err != nil {
+			return err
+		}
+	}
+	if len(gr.Tools) > 0 {
+		e.buf.WriteString(`,"tools":`)
+		if err := e.tools(gr.Tools); err != nil {
+			return err
+		}
+	}
+	if gr.GenerationConfig != nil {
+		e.buf.WriteString(`,"generationConfig":`)
+		if err := e.value(gr.GenerationConfig); err != nil {
+			return err
+		}
+	}
+	if gr.SessionID != "" {
+		e.buf.WriteString(`,"session_id":`)
+		e.string(gr.SessionID)
+	}
+	e.buf.WriteByte('}')
+	return nil
+}
+
+func (e *encoder) tools(tools []tool) error {
+	e.buf.WriteByte('[')
+	for i, t := range tools {
+		if i > 0 {
+			e.buf.WriteByte(',')
+		}
+		e.buf.WriteByte('{')
+		var camel []byte // the camelCase list as encoded, for reuse
+		if len(t.FunctionDeclarations) > 0 {
+			e.buf.WriteString(`"functionDeclarations":`)
+			start := e.buf.Len()
+			if err := e.declarations(t.FunctionDeclarations); err != nil {
+				return err
+			}
+			camel = e.buf.Bytes()[start:]
+		}
+		if snake := t.FunctionDeclarationsSnake; len(snake) > 0 {
+			if camel != nil {
+				e.buf.WriteByte(',')
+			}
+			e.buf.WriteString(`"function_declarations":`)
+			if sameSlice(snake, t.FunctionDeclarations) {
+				// Should Write regrow buf, camel still holds the old array.
+				e.buf.Write(camel)
+			} else if err := e.declarations(snake); err != nil {
+				return err
+			}
+		}
+		e.buf.WriteByte('}')
+	}
+	e.buf.WriteByte(']')
+	return nil
+}
+
+// sameSlice reports whether a and b are the same non-empty slice, as
+// toRequest makes the two spellings of the declarations.
+func sameSlice(a, b []functionDeclaration) bool {
+	return len(a) == len(b) && len(a) > 0 && &a[0] == &b[0]
+}
+
+func (e *encoder) declarations(decls []functionDeclaration) error {
+	e.buf.WriteByte('[')
+	for i, d := range decls {
+		if i > 0 {
+			e.buf.WriteByte(',')
+		}
+		e.buf.WriteString(`{"name":`)
+		e.string(d.Name)
+		if d.Description != "" {
+			e.buf.WriteString(`,"description":`)
+			e.string(d.Description)
+		}
+		if schema := d.ParametersJSONSchema; len(schema) > 0 {
+			e.buf.WriteString(`,"parametersJsonSchema":`)
+			if providers.IsCompactJSON(schema, true) {
+				e.buf.Write(schema)
+			} else {
+				// Not compact, to be escaped, or invalid: encoding/json
+				// rewrites it, or fails as json.Marshal(body) would.
+				if err := e.value(schema); err != nil {
+					return err
+				}
+			}
+		}
+		e.buf.WriteByte('}')
+	}
+	e.buf.WriteByte(']')
+	return nil
+}
+
+// appendString appends s as a JSON string exactly as json.Marshal encodes
+// it: HTML characters and U+2028/U+2029 escaped, invalid UTF-8 replaced by
+// U+FFFD. It follows encoding/json's appendString (Go 1.26).
+func appendString(b []byte, s string) []byte {
+	const hex = "0123456789abcdef"
+	b = append(b, '"')
+	start := 0
+	for i := 0; i < len(s); {
+		c := s[i]
+		if htmlSafe[c] {
+			i++
+			continue
+		}
+		if c < utf8.RuneSelf {
+			b = append(b, s[start:i]...)
+			switch c {
+			case '\\', '"':
+				b = append(b, '\\', c)
+			case '\b':
+				b = append(b, '\\', 'b')
+			case '\f':
+				b = append(b, '\\', 'f')
+			case '\n':
+				b = append(b, '\\', 'n')
+			case '\r':
+				b = append(b, '\\', 'r')
+			case '\t':
+				b = append(b, '\\', 't')
+			default: // other control characters, '<', '>' and '&'
+				b = append(b, '\\', 'u', '0', '0', hex[c>>4], hex[c&0xF])
+			}
+			i++
+			start = i
+			continue
+		}
+		r, size := utf8.DecodeRuneInString(s[i:])
+		switch {
+		case r == utf8.RuneError && size == 1:
+			b = append(b, s[start:i]...)
+			b = append(b, `\ufffd`...)
+		case r == '\u2028' || r == '\u2029':
+			b = append(b, s[start:i]...)
+			b = append(b, '\\', 'u', '2', '0', '2', hex[r&0xF])
+		default:
+			i += size
+			continue
+		}
+		i += size
+		start = i
+	}
+	b = append(b, s[start:]...)
+	return append(b, '"')
+}
+
+// htmlSafe marks the bytes json.Marshal copies into a string as they are:
+// ASCII from the space up, except '"', '\\', '<', '>' and '&'.
+var htmlSafe = func() (t [256]bool) {
+	for c := 0x20; c < utf8.RuneSelf; c++ {
+		t[c] = !strings.ContainsRune(`"\<>&`, rune(c))
+	}
+	return t
+}()
