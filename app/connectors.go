@@ -67,7 +67,8 @@ func EnableConnectors(a *App, deps ConnectorsDeps) {
 	a.conns = &connectorsState{
 		deps: deps, app: a, loaded: make(chan struct{}),
 		configs: map[string]mcp.Connector{}, signIns: map[string]context.CancelFunc{},
-		calls: map[string][]*liveCall{},
+		calls:  map[string][]*liveCall{},
+		elicit: newElicitor(a), sample: newSampler(a),
 	}
 }
 
@@ -99,6 +100,11 @@ type connectorsState struct {
 	// first, so a server's log messages reach the call they belong to.
 	callMu sync.Mutex
 	calls  map[string][]*liveCall
+
+	// elicit and sample answer servers' elicitation and sampling requests
+	// through the UI (elicitation:needed, sampling:needed).
+	elicit *elicitor
+	sample *sampler
 }
 
 // liveCall is a tool call in flight; report relays its server's updates.
@@ -119,6 +125,7 @@ func (c *connectorsState) start(root context.Context, st *store.Store) {
 	opts := []mcp.SupervisorOption{
 		mcp.WithConnectorStore(st), mcp.WithToolSink(reg), mcp.WithEvents(c),
 		mcp.WithAuthorizer(authz, false),
+		mcp.WithElicitor(c.elicit, urlOpener{c}), mcp.WithSampler(c.sample),
 		mcp.WithClientInfo("Maestro", cmp.Or(c.app.cfg.Version, "dev")),
 		mcp.WithLogger(log),
 	}
@@ -179,6 +186,12 @@ func (c *connectorsState) openURL(_ context.Context, u string) error {
 	c.app.openURL(u)
 	return nil
 }
+
+// urlOpener opens the URL of an accepted URL-mode elicitation through
+// Runtime.OpenURL.
+type urlOpener struct{ c *connectorsState }
+
+func (o urlOpener) OpenURL(ctx context.Context, u string) error { return o.c.openURL(ctx, u) }
 
 // ConnectorState implements mcp.Events.
 func (c *connectorsState) ConnectorState(st mcp.ConnectorStatus) {

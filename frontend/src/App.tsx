@@ -1,6 +1,7 @@
 import {useEffect} from 'react'
 import {ChatPane} from './components/ChatPane'
 import {DialogHost} from './components/dialogs/DialogHost'
+import {syncDialogs} from './stores/dialogs'
 import {AccountsPage} from './components/pages/AccountsPage'
 import {ConnectorsPage} from './components/pages/ConnectorsPage'
 import {SettingsPage} from './components/pages/SettingsPage'
@@ -33,6 +34,7 @@ function Shell() {
   useEffect(() => syncSessions(), [])
   useEffect(() => syncAccounts(), [])
   useEffect(() => syncRuns(), [])
+  useEffect(() => syncDialogs(), [])
   useEffect(() => {
     void useModels.getState().load()
   }, [])

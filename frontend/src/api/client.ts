@@ -15,7 +15,7 @@ import type {
   SessionView,
   Status,
 } from './types'
-import type {ApprovalDecision, ProviderModels, SendResult} from './types'
+import type {ApprovalDecision, ExportFormat, ProviderModels, SearchHit, SendResult} from './types'
 
 export const EVENT_SESSIONS_CHANGED = 'sessions:changed'
 export const EVENT_AUTH_LOGIN = 'auth:login'
@@ -48,6 +48,11 @@ export const api = {
   signOut: (provider: ProviderId) => call<void>(() => App.SignOut(provider)),
   setAPIKey: (provider: ProviderId, key: string) => call<Account>(() => App.SetAPIKey(provider, key)),
   removeAPIKey: (provider: ProviderId) => call<void>(() => App.RemoveAPIKey(provider)),
+  searchSessions: (query: string) => call<SearchHit[] | null>(() => App.SearchSessions(query)).then((h) => h ?? []),
+  exportSession: (sessionId: string, format: ExportFormat) => call<string>(() => App.ExportSession(sessionId, format)),
+  /** Asks where to save and writes the export; resolves to the path, or '' when cancelled. */
+  exportSessionToFile: (sessionId: string, format: ExportFormat) =>
+    call<string>(() => App.ExportSessionToFile(sessionId, format)),
 }
 
 function hasRuntime(): boolean {

@@ -225,3 +225,16 @@ export interface RunFinishedEvent {
   retryAt?: number
   usage?: {inputTokens: number; outputTokens: number}
 }
+
+/** One session matching a sidebar search (SearchHitDTO). */
+export interface SearchHit {
+  sessionId: string
+  title: string
+  /** The match with some context around it. */
+  snippet: string
+  /** The matching message; 0 when only the title matched. */
+  seq: number
+  updatedAt: number
+}
+
+export type ExportFormat = 'markdown' | 'json'

@@ -1,4 +1,5 @@
 import {useEffect} from 'react'
+import {ExportMenu} from './ExportMenu'
 import {KeyRound, MessageSquareText, Sparkles} from 'lucide-react'
 import type {AppError} from '../api/errors'
 import {awaitsProvider, visibleMessages} from '../lib/messages'
@@ -107,6 +108,7 @@ export function ChatPane() {
           {session?.title || 'New chat'}
         </h1>
         <ToolsButton sessionId={activeId} />
+        <ExportMenu sessionId={activeId} />
         <ModelPicker sessionId={activeId} provider={session?.provider ?? ''} model={session?.model ?? ''} />
       </header>
       {ready && shown.length === 0 && !running && !notice ? (

@@ -1,4 +1,4 @@
-import {useState} from 'react'
+import {useCallback, useState} from 'react'
 import {CircleUserRound, MessagesSquare, Plug, Settings, SquarePen} from 'lucide-react'
 import type {LucideIcon} from 'lucide-react'
 import type {Session} from '../api/types'
@@ -10,6 +10,7 @@ import {useUI, type View} from '../stores/ui'
 import {ConfirmDialog} from './ConfirmDialog'
 import {LogoMark} from './LogoMark'
 import {SessionItem} from './SessionItem'
+import {SessionSearch} from './SessionSearch'
 
 const NAV: {view: View; label: string; icon: LucideIcon}[] = [
   {view: 'accounts', label: 'Accounts', icon: CircleUserRound},
@@ -27,6 +28,8 @@ export function Sidebar() {
   const now = useNow()
   const [confirming, setConfirming] = useState<Session | null>(null)
   const [deleting, setDeleting] = useState(false)
+  const [searching, setSearching] = useState(false)
+  const onSearchActive = useCallback((active: boolean) => setSearching(active), [])
 
   async function confirmDelete() {
     if (!confirming) return
@@ -43,6 +46,8 @@ export function Sidebar() {
         <span className="sidebar-brand-name">Maestro</span>
       </div>
 
+      <SessionSearch onOpen={(id) => void select(id)} onActiveChange={onSearchActive} />
+
       <div className="sidebar-new">
         <button
           type="button"
@@ -57,7 +62,7 @@ export function Sidebar() {
         </button>
       </div>
 
-      <nav className="sidebar-sessions" aria-label="Chats">
+      <nav className="sidebar-sessions" aria-label="Chats" hidden={searching}>
         {loaded && sessions.length === 0 && (
           <div className="sidebar-empty">
             <MessagesSquare size={16} aria-hidden="true" />

@@ -156,6 +156,24 @@ export function installFakeBackend(opts: FakeOptions = {}) {
     RemoveAPIKey: vi.fn(async (provider: ProviderId) => {
       state.accounts = state.accounts.filter((a) => !(a.provider === provider && a.method === 'apikey'))
     }),
+    SearchSessions: vi.fn(async (query: string) => {
+      const q = query.trim().toLowerCase()
+      if (!q) return []
+      const hits = []
+      for (const s of [...state.sessions].sort((a, b) => b.updatedAt - a.updatedAt)) {
+        const titleMatch = s.title.toLowerCase().includes(q)
+        const m = [...(state.messages[s.id] ?? [])]
+          .reverse()
+          .find((m) => m.parts.some((p) => p.type === 'text' && (p.text ?? '').toLowerCase().includes(q)))
+        if (!titleMatch && !m) continue
+        const text = m?.parts.find((p) => p.type === 'text')?.text ?? s.title
+        hits.push({sessionId: s.id, title: s.title, snippet: text, seq: m?.seq ?? 0, updatedAt: s.updatedAt, titleMatch})
+      }
+      hits.sort((a, b) => Number(b.titleMatch) - Number(a.titleMatch))
+      return hits.map(({titleMatch: _t, ...h}) => h)
+    }),
+    ExportSession: vi.fn(async (id: string, format: string) => `${format}:${id}`),
+    ExportSessionToFile: vi.fn(async (id: string, format: string) => `/home/me/${id}.${format === 'json' ? 'json' : 'md'}`),
   }
 
   /** Fires an auth:login event as Go would, ending the fake login on a terminal status. */

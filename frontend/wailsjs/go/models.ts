@@ -547,6 +547,26 @@ export namespace app {
 		    return a;
 		}
 	}
+	export class SearchHitDTO {
+	    sessionId: string;
+	    title: string;
+	    snippet: string;
+	    seq: number;
+	    updatedAt: number;
+	
+	    static createFrom(source: any = {}) {
+	        return new SearchHitDTO(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.sessionId = source["sessionId"];
+	        this.title = source["title"];
+	        this.snippet = source["snippet"];
+	        this.seq = source["seq"];
+	        this.updatedAt = source["updatedAt"];
+	    }
+	}
 	export class SendResultDTO {
 	    runId: string;
 	    message: MessageDTO;

@@ -8,6 +8,10 @@ export function ActiveRun(arg1:string):Promise<string>;
 
 export function AnswerApproval(arg1:string,arg2:string):Promise<void>;
 
+export function AnswerElicitation(arg1:string,arg2:string,arg3:string):Promise<void>;
+
+export function AnswerSampling(arg1:string,arg2:boolean):Promise<void>;
+
 export function ApplyNow(arg1:string):Promise<boolean>;
 
 export function CancelConnectorSignIn(arg1:string):Promise<void>;
@@ -23,6 +27,10 @@ export function DeleteConnector(arg1:string):Promise<void>;
 export function DeleteSession(arg1:string):Promise<void>;
 
 export function ExportConnectors(arg1:string):Promise<number>;
+
+export function ExportSession(arg1:string,arg2:string):Promise<string>;
+
+export function ExportSessionToFile(arg1:string,arg2:string):Promise<string>;
 
 export function ImportConnectors(arg1:string):Promise<app.ImportReportDTO>;
 
@@ -53,6 +61,8 @@ export function RestartConnector(arg1:string):Promise<void>;
 export function RetryTurn(arg1:string):Promise<string>;
 
 export function SaveConnector(arg1:app.ConnectorInputDTO):Promise<app.ConnectorDTO>;
+
+export function SearchSessions(arg1:string):Promise<Array<app.SearchHitDTO>>;
 
 export function SendMessage(arg1:string,arg2:string):Promise<app.SendResultDTO>;
 

@@ -14,6 +14,14 @@ export function AnswerApproval(arg1, arg2) {
   return window['go']['app']['App']['AnswerApproval'](arg1, arg2);
 }
 
+export function AnswerElicitation(arg1, arg2, arg3) {
+  return window['go']['app']['App']['AnswerElicitation'](arg1, arg2, arg3);
+}
+
+export function AnswerSampling(arg1, arg2) {
+  return window['go']['app']['App']['AnswerSampling'](arg1, arg2);
+}
+
 export function ApplyNow(arg1) {
   return window['go']['app']['App']['ApplyNow'](arg1);
 }
@@ -44,6 +52,14 @@ export function DeleteSession(arg1) {
 
 export function ExportConnectors(arg1) {
   return window['go']['app']['App']['ExportConnectors'](arg1);
+}
+
+export function ExportSession(arg1, arg2) {
+  return window['go']['app']['App']['ExportSession'](arg1, arg2);
+}
+
+export function ExportSessionToFile(arg1, arg2) {
+  return window['go']['app']['App']['ExportSessionToFile'](arg1, arg2);
 }
 
 export function ImportConnectors(arg1) {
@@ -104,6 +120,10 @@ export function RetryTurn(arg1) {
 
 export function SaveConnector(arg1) {
   return window['go']['app']['App']['SaveConnector'](arg1);
+}
+
+export function SearchSessions(arg1) {
+  return window['go']['app']['App']['SearchSessions'](arg1);
 }
 
 export function SendMessage(arg1, arg2) {

@@ -1,0 +1,281 @@
+package app
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net/http/httptest"
+	"strings"
+	"testing"
+
+	mcpgo "github.com/mark3labs/mcp-go/mcp"
+	"github.com/mark3labs/mcp-go/server"
+
+	"maestro/backend/agent"
+	"maestro/backend/chat"
+	"maestro/backend/mcp"
+	"maestro/backend/providers/fake"
+	"maestro/backend/providers/gemini"
+	"maestro/backend/providers/gemini/geminifake"
+)
+
+// askServer is an in-process server whose read-only tools ask the client:
+// ask (a form), visit (a URL) and sample (the client's model).
+func askServer() *server.MCPServer {
+	srv := server.NewMCPServer("asker", "1.0.0", server.WithToolCapabilities(true))
+	srv.AddTool(mcpgo.NewTool("ask", mcpgo.WithReadOnlyHintAnnotation(true)),
+		func(ctx context.Context, req mcpgo.CallToolRequest) (*mcpgo.CallToolResult, error) {
+			res, err := srv.RequestElicitation(ctx, mcpgo.ElicitationRequest{Params: mcpgo.ElicitationParams{
+				Message: "Who are you?",
+				RequestedSchema: map[string]any{
+					"type": "object",
+					"properties": map[string]any{
+						"name":  map[string]any{"type": "string", "minLength": 1},
+						"age":   map[string]any{"type": "integer", "minimum": 0, "default": 30},
+						"color": map[string]any{"type": "string", "enum": []any{"red", "blue"}, "default": "blue"},
+					},
+					"required": []any{"name"},
+				},
+			}})
+			if err != nil {
+				return mcpgo.NewToolResultError("elicitation failed: " + err.Error()), nil
+			}
+			b, _ := json.Marshal(res.Content)
+			return mcpgo.NewToolResultText(fmt.Sprintf("action=%s content=%s", res.Action, b)), nil
+		})
+	srv.AddTool(mcpgo.NewTool("visit", mcpgo.WithReadOnlyHintAnnotation(true)),
+		func(ctx context.Context, req mcpgo.CallToolRequest) (*mcpgo.CallToolResult, error) {
+			res, err := srv.RequestElicitation(ctx, mcpgo.ElicitationRequest{Params: mcpgo.ElicitationParams{
+				Mode: mcpgo.ElicitationModeURL, Message: "Sign in to the service", ElicitationID: "v1", URL: "https://example.com/login"}})
+			if err != nil {
+				return mcpgo.NewToolResultError("elicitation failed: " + err.Error()), nil
+			}
+			return mcpgo.NewToolResultText("action=" + string(res.Action)), nil
+		})
+	srv.AddTool(mcpgo.NewTool("sample", mcpgo.WithReadOnlyHintAnnotation(true)),
+		func(ctx context.Context, req mcpgo.CallToolRequest) (*mcpgo.CallToolResult, error) {
+			res, err := srv.RequestSampling(ctx, mcpgo.CreateMessageRequest{CreateMessageParams: mcpgo.CreateMessageParams{
+				Messages:     []mcpgo.SamplingMessage{{Role: mcpgo.RoleUser, Content: mcpgo.NewTextContent("say hi")}},
+				SystemPrompt: "Be brief.",
+				MaxTokens:    10,
+			}})
+			if err != nil {
+				return mcpgo.NewToolResultError("sampling failed: " + err.Error()), nil
+			}
+			return mcpgo.NewToolResultText(fmt.Sprintf("model %s said %v", res.Model, res.Content)), nil
+		})
+	return srv
+}
+
+// startAskApp runs the app with chat (the Gemini fake) and the asker
+// connector enabled on a fresh session.
+func startAskApp(t *testing.T, opened ...chan string) (*connApp, *geminifake.Server, string) {
+	t.Helper()
+	rt := Runtime{}
+	if len(opened) > 0 {
+		rt.OpenURL = func(_ context.Context, u string) { opened[0] <- u }
+	}
+	srv := geminifake.New(geminifake.WithAPIKey("test-key"))
+	hs := httptest.NewServer(srv)
+	t.Cleanup(hs.Close)
+	ev := &connEvents{}
+	rt.Emit = ev.emit
+	a := New(Config{Version: "test", DataDir: t.TempDir(), Runtime: rt})
+	EnableConnectors(a, ConnectorsDeps{Secrets: &memSecrets{m: map[string]string{}},
+		Options: []mcp.SupervisorOption{mcp.WithInProcessServer("asker", askServer())}})
+	EnableChat(a, ChatDeps{
+		Models: agent.ModelsFunc(func(context.Context, string) (agent.Model, error) {
+			return gemini.New(gemini.WithBaseURL(hs.URL), gemini.WithAPIKey("test-key")), nil
+		}),
+		Tools: AgentTools(a),
+	})
+	Hooks(a).Startup(t.Context())
+	t.Cleanup(func() { Hooks(a).Shutdown(context.Background()) })
+	ca := &connApp{App: a, ev: ev}
+	cn, ctx, cancel, err := ca.connectorsReady()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer cancel()
+	c := mcp.Connector{ID: chat.NewID(), Name: "Asker", Transport: mcp.TransportInProcess, Command: "asker", LogLevel: "info"}
+	a.conns.remember(c)
+	if c, err = cn.sup.Add(ctx, c); err != nil {
+		t.Fatal(err)
+	}
+	ev.wait(t, EventConnectorState, stateIs(c.ID, "ready"))
+	s, _ := a.CreateSession("")
+	if _, err := a.SetSessionModel(s.ID, chat.ProviderGemini, "gemini-2.5-pro"); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := a.SetSessionConnector(s.ID, c.ID, true); err != nil {
+		t.Fatal(err)
+	}
+	return ca, srv, s.ID
+}
+
+func runTool(t *testing.T, a *connApp, sessionID, runID string) ToolEventDTO {
+	t.Helper()
+	fin := a.ev.wait(t, EventRunFinished, func(d any) bool { f, ok := d.(FinishedDTO); return ok && f.RunID == runID }).(FinishedDTO)
+	if fin.Error != nil {
+		t.Fatalf("run failed: %+v", fin.Error)
+	}
+	return a.ev.wait(t, EventToolFinished, nil).(ToolEventDTO)
+}
+
+func TestElicitationThroughUI(t *testing.T) {
+	t.Parallel()
+	a, srv, sid := startAskApp(t)
+	srv.Script.Push(
+		fake.Reply{ToolCalls: []fake.ToolCall{{Name: "asker__ask", Args: json.RawMessage(`{}`)}}},
+		fake.Reply{Text: "Thanks."},
+	)
+	sent, err := a.SendMessage(sid, "Ask me")
+	if err != nil {
+		t.Fatal(err)
+	}
+	req := a.ev.wait(t, EventElicitation, nil).(ElicitationDTO)
+	if req.SessionID != sid || req.Connector != "Asker" || req.Mode != "form" || req.Message != "Who are you?" {
+		t.Errorf("elicitation:needed = %+v", req)
+	}
+	var form mcp.Form
+	if err := json.Unmarshal([]byte(req.Schema), &form); err != nil || len(form.Fields) != 3 {
+		t.Fatalf("schema %s: %v", req.Schema, err)
+	}
+	// An invalid answer is rejected and the request keeps waiting.
+	err = a.AnswerElicitation(req.RequestID, "accept", `{"age":-1}`)
+	if !errors.Is(err, chat.ErrInvalid) || !strings.Contains(err.Error(), "required") {
+		t.Fatalf("invalid answer: err = %v", err)
+	}
+	if err := a.AnswerElicitation(req.RequestID, "maybe", ""); !errors.Is(err, chat.ErrInvalid) {
+		t.Errorf("unknown action: err = %v", err)
+	}
+	if err := a.AnswerElicitation(req.RequestID, "accept", `{"name":"Ada"}`); err != nil {
+		t.Fatal(err)
+	}
+	done := runTool(t, a, sid, sent.RunID)
+	if done.Result == nil || !strings.Contains(done.Result.Data, `action=accept content={\"age\":30,\"color\":\"blue\",\"name\":\"Ada\"}`) {
+		t.Errorf("tool result = %+v", done.Result)
+	}
+	if err := a.AnswerElicitation(req.RequestID, "decline", ""); !errors.Is(err, chat.ErrNotFound) {
+		t.Errorf("answer after the end: err = %v", err)
+	}
+}
+
+func TestElicitationDeclined(t *testing.T) {
+	t.Parallel()
+	a, srv, sid := startAskApp(t)
+	srv.Script.Push(
+		fake.Reply{ToolCalls: []fake.ToolCall{{Name: "asker__ask", Args: json.RawMessage(`{}`)}}},
+		fake.Reply{Text: "OK."},
+	)
+	sent, err := a.SendMessage(sid, "Ask me")
+	if err != nil {
+		t.Fatal(err)
+	}
+	req := a.ev.wait(t, EventElicitation, nil).(ElicitationDTO)
+	if err := a.AnswerElicitation(req.RequestID, "decline", ""); err != nil {
+		t.Fatal(err)
+	}
+	done := runTool(t, a, sid, sent.RunID)
+	if done.Result == nil || !strings.Contains(done.Result.Data, "action=decline") {
+		t.Errorf("tool result = %+v", done.Result)
+	}
+}
+
+func TestURLElicitationOpensThroughRuntime(t *testing.T) {
+	t.Parallel()
+	opened := make(chan string, 1)
+	a, srv, sid := startAskApp(t, opened)
+	srv.Script.Push(
+		fake.Reply{ToolCalls: []fake.ToolCall{{Name: "asker__visit", Args: json.RawMessage(`{}`)}}},
+		fake.Reply{Text: "Signed in."},
+	)
+	sent, err := a.SendMessage(sid, "Sign in")
+	if err != nil {
+		t.Fatal(err)
+	}
+	req := a.ev.wait(t, EventElicitation, nil).(ElicitationDTO)
+	if req.Mode != "url" || req.URL != "https://example.com/login" || req.Schema != "" || req.Message != "Sign in to the service" {
+		t.Errorf("elicitation:needed = %+v", req)
+	}
+	if err := a.AnswerElicitation(req.RequestID, "accept", ""); err != nil {
+		t.Fatal(err)
+	}
+	done := runTool(t, a, sid, sent.RunID)
+	if done.Result == nil || !strings.Contains(done.Result.Data, "action=accept") {
+		t.Errorf("tool result = %+v", done.Result)
+	}
+	select {
+	case u := <-opened:
+		if u != "https://example.com/login" {
+			t.Errorf("opened %q", u)
+		}
+	default:
+		t.Error("the page was not opened through Runtime.OpenURL")
+	}
+}
+
+func TestSamplingThroughUI(t *testing.T) {
+	t.Parallel()
+	a, srv, sid := startAskApp(t)
+	srv.Script.Push(
+		fake.Reply{ToolCalls: []fake.ToolCall{{Name: "asker__sample", Args: json.RawMessage(`{}`)}}},
+		fake.Reply{Text: "Hi there"},
+		fake.Reply{Text: "Done."},
+	)
+	sent, err := a.SendMessage(sid, "Sample")
+	if err != nil {
+		t.Fatal(err)
+	}
+	req := a.ev.wait(t, EventSampling, nil).(SamplingDTO)
+	if req.SessionID != sid || req.Connector != "Asker" || req.SystemPrompt != "Be brief." || req.MaxTokens != 10 ||
+		len(req.Messages) != 1 || req.Messages[0].Text != "say hi" || req.Messages[0].Role != "user" {
+		t.Errorf("sampling:needed = %+v", req)
+	}
+	if err := a.AnswerSampling(req.RequestID, true); err != nil {
+		t.Fatal(err)
+	}
+	res := a.ev.wait(t, EventSamplingResult, nil).(SamplingResultDTO)
+	if res.RequestID != req.RequestID || res.Text != "Hi there" || res.Error != "" {
+		t.Errorf("sampling:result = %+v", res)
+	}
+	done := runTool(t, a, sid, sent.RunID)
+	if done.Result == nil || !strings.Contains(done.Result.Data, "model gemini-2.5-pro said") {
+		t.Errorf("tool result = %+v", done.Result)
+	}
+}
+
+func TestSamplingDenied(t *testing.T) {
+	t.Parallel()
+	a, srv, sid := startAskApp(t)
+	srv.Script.Push(
+		fake.Reply{ToolCalls: []fake.ToolCall{{Name: "asker__sample", Args: json.RawMessage(`{}`)}}},
+		fake.Reply{Text: "OK."},
+	)
+	sent, err := a.SendMessage(sid, "Sample")
+	if err != nil {
+		t.Fatal(err)
+	}
+	req := a.ev.wait(t, EventSampling, nil).(SamplingDTO)
+	if err := a.AnswerSampling(req.RequestID, false); err != nil {
+		t.Fatal(err)
+	}
+	done := runTool(t, a, sid, sent.RunID)
+	if done.Result == nil || !strings.Contains(done.Result.Error, "sampling failed: the user declined") {
+		t.Errorf("tool result = %+v", done.Result)
+	}
+	if err := a.AnswerSampling("nope", true); !errors.Is(err, chat.ErrNotFound) {
+		t.Errorf("unknown request: err = %v", err)
+	}
+}
+
+func TestPickModel(t *testing.T) {
+	cat := []ProviderModelsDTO{{Provider: "anthropic", Models: []ModelDTO{{ID: "claude-opus-4"}, {ID: "claude-sonnet-4"}}}}
+	if got := pickModel(cat, "anthropic", []mcpgo.ModelHint{{Name: "gpt"}, {Name: "sonnet"}}, "def"); got != "claude-sonnet-4" {
+		t.Errorf("pickModel = %q", got)
+	}
+	if got := pickModel(cat, "openai", []mcpgo.ModelHint{{Name: "sonnet"}}, "def"); got != "def" {
+		t.Errorf("pickModel other provider = %q", got)
+	}
+}

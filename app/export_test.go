@@ -1,0 +1,170 @@
+package app
+
+import (
+	"context"
+	"encoding/json"
+	"flag"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"maestro/backend/agent"
+	"maestro/backend/chat"
+)
+
+var update = flag.Bool("update", false, "rewrite the golden files in testdata")
+
+// seedExportSession stores a session with fixed ids and times that uses
+// every part type, with secrets in the places an export must drop.
+func seedExportSession(t *testing.T, a *App) string {
+	t.Helper()
+	st, ctx, cancel, err := a.ready()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer cancel()
+	at := time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
+	sess, err := st.CreateSession(ctx, chat.Session{
+		ID: "sess1", Title: "Read the notes", Provider: "gemini", Model: "gemini-2.5-pro",
+		EnabledConnectors: []string{"files"}, Grants: []string{"files.read_file"}, Roots: []string{"/home/me/private"},
+		CreatedAt: at,
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	secret := chat.ProviderData{"gemini": json.RawMessage(`{"thoughtSignature":"c2lnbmF0dXJl"}`),
+		"openai": json.RawMessage(`{"encrypted_content":"gAAAAB-secret"}`)}
+	msgs := []chat.Message{
+		{ID: "m1", Role: chat.RoleUser, Status: chat.StatusComplete, Parts: chat.Parts{chat.TextPart{Text: "What is in notes.txt?"}}},
+		{ID: "m2", Role: chat.RoleAssistant, Status: chat.StatusComplete, Provider: "gemini", Model: "gemini-2.5-pro", Parts: chat.Parts{
+			chat.ReasoningPart{Text: "I should read the file.", ProviderData: secret},
+			chat.TextPart{Text: "Let me look.", ProviderData: secret},
+			chat.ToolCallPart{Call: chat.ToolCall{ID: "call1", Name: "files.read_file", Arguments: json.RawMessage(`{"path":"notes.txt"}`),
+				ProviderIDs: map[string]string{"gemini": "g-1"}, ProviderData: secret}},
+		}},
+		{ID: "m3", Role: chat.RoleTool, Status: chat.StatusComplete, Parts: chat.Parts{chat.ToolResultPart{Result: chat.ToolResult{
+			CallID: "call1", Name: "files.read_file", Successful: true, Data: json.RawMessage(`{"text":"buy milk"}`),
+			Raw: json.RawMessage(`{"content":[{"type":"text","text":"buy milk"}],"_meta":{"token":"raw-secret"}}`), DurationMS: 12,
+		}}}},
+		{ID: "m4", Role: chat.RoleAssistant, Status: agent.StatusSuperseded, Parts: chat.Parts{chat.TextPart{Text: "abandoned attempt"}}},
+		{ID: "m5", Role: chat.RoleAssistant, Status: chat.StatusComplete, Parts: chat.Parts{chat.TextPart{Text: "It says: buy milk.", ProviderData: secret}}},
+	}
+	for i, m := range msgs {
+		m.CreatedAt = at.Add(time.Duration(i+1) * time.Second)
+		if _, err := st.AppendMessage(ctx, sess.ID, m); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if _, err := st.UpdateSession(ctx, sess.ID, func(s *chat.Session) error {
+		s.UpdatedAt = at.Add(time.Minute)
+		return nil
+	}); err != nil {
+		t.Fatal(err)
+	}
+	return sess.ID
+}
+
+func TestExportSessionGolden(t *testing.T) {
+	t.Parallel()
+	a, _ := startApp(t, t.TempDir())
+	id := seedExportSession(t, a)
+	for _, tc := range []struct{ format, file string }{
+		{ExportMarkdown, "export.md.golden"},
+		{ExportJSON, "export.json.golden"},
+	} {
+		t.Run(tc.format, func(t *testing.T) {
+			got, err := a.ExportSession(id, tc.format)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, secret := range []string{"providerData", "thoughtSignature", "encrypted_content", "c2lnbmF0dXJl",
+				"gAAAAB", "raw-secret", "providerIds", "g-1", "/home/me/private", "abandoned attempt", "enabledConnectors", "grants"} {
+				if strings.Contains(got, secret) {
+					t.Errorf("%s export contains %q:\n%s", tc.format, secret, got)
+				}
+			}
+			path := filepath.Join("testdata", tc.file)
+			if *update {
+				if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
+					t.Fatal(err)
+				}
+			}
+			want, err := os.ReadFile(path)
+			if err != nil {
+				t.Fatalf("%v (run with -update to create it)", err)
+			}
+			if got != string(want) {
+				t.Errorf("%s export differs from %s (run with -update to accept):\n%s", tc.format, path, got)
+			}
+		})
+	}
+	if _, err := a.ExportSession(id, "pdf"); chat.Kind(err) != chat.KindInvalid {
+		t.Errorf("unknown format: kind %q, want invalid", chat.Kind(err))
+	}
+	if _, err := a.ExportSession("missing", ExportJSON); chat.Kind(err) != chat.KindNotFound {
+		t.Errorf("missing session: kind %q, want not_found", chat.Kind(err))
+	}
+}
+
+func TestExportSessionToFile(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	out := filepath.Join(dir, "out.md")
+	var mu sync.Mutex
+	var asked []FileDialog
+	answer := out
+	a := New(Config{Version: "test", DataDir: t.TempDir(), Runtime: Runtime{
+		Emit: func(_ context.Context, _ string, _ ...any) {},
+		SaveFileDialog: func(_ context.Context, d FileDialog) (string, error) {
+			mu.Lock()
+			defer mu.Unlock()
+			asked = append(asked, d)
+			return answer, nil
+		},
+	}})
+	Hooks(a).Startup(t.Context())
+	t.Cleanup(func() { Hooks(a).Shutdown(context.Background()) })
+	id := seedExportSession(t, a)
+
+	path, err := a.ExportSessionToFile(id, ExportMarkdown)
+	if err != nil || path != out {
+		t.Fatalf("ExportSessionToFile = %q, %v", path, err)
+	}
+	body, err := os.ReadFile(out)
+	if err != nil || !strings.HasPrefix(string(body), "# Read the notes") {
+		t.Errorf("file = %q, %v", body, err)
+	}
+	mu.Lock()
+	if len(asked) != 1 || asked[0].DefaultFilename != "Read the notes.md" || asked[0].Filters[0].Pattern != "*.md" {
+		t.Errorf("dialog = %+v", asked)
+	}
+	answer = "" // cancelled
+	mu.Unlock()
+	if path, err := a.ExportSessionToFile(id, ExportJSON); err != nil || path != "" {
+		t.Errorf("cancelled export = %q, %v; want \"\", nil", path, err)
+	}
+}
+
+func TestSearchSessions(t *testing.T) {
+	t.Parallel()
+	a, _ := startApp(t, t.TempDir())
+	id := seedExportSession(t, a)
+	other, err := a.CreateSession("Milk prices")
+	if err != nil {
+		t.Fatal(err)
+	}
+	hits, err := a.SearchSessions("MILK")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(hits) != 2 || hits[0].SessionID != other.ID || hits[0].Seq != 0 ||
+		hits[1].SessionID != id || hits[1].Seq != 5 || hits[1].Snippet != "It says: buy milk." || hits[1].Title != "Read the notes" {
+		t.Fatalf("hits = %+v", hits)
+	}
+	if hits, err := a.SearchSessions(""); err != nil || len(hits) != 0 || hits == nil {
+		t.Errorf("empty query = %#v, %v; want an empty list", hits, err)
+	}
+}

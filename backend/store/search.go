@@ -1,0 +1,188 @@
+package store
+
+import (
+	"bytes"
+	"cmp"
+	"context"
+	"encoding/json"
+	"fmt"
+	"slices"
+	"strings"
+	"time"
+	"unicode"
+
+	bolt "go.etcd.io/bbolt"
+
+	"maestro/backend/chat"
+)
+
+// SearchHit is one session that matches a search: its title matched, or a
+// message did (Seq is that message; 0 for a title-only match).
+type SearchHit struct {
+	SessionID  string
+	Title      string
+	Snippet    string
+	Seq        uint64
+	UpdatedAt  time.Time
+	TitleMatch bool
+}
+
+// snippetContext is how many characters of context a snippet keeps around
+// the match, split either side.
+const snippetContext = 80
+
+// searchMessage is the part of a stored message that search reads; it skips
+// decoding tool results, provider data and files.
+type searchMessage struct {
+	Seq    uint64 `json:"seq"`
+	Status string `json:"status"`
+	Parts  []struct {
+		Type string `json:"type"`
+		Text string `json:"text"`
+		Call struct {
+			Name string `json:"name"`
+		} `json:"call"`
+	} `json:"parts"`
+}
+
+// Search finds sessions whose title or message text (text parts and tool call
+// names) contains query, case-insensitively. It returns at most limit hits,
+// one per session: title matches first, then the most recently updated. A
+// message hit is the session's latest matching message. Everything is read
+// in one transaction.
+func (s *Store) Search(ctx context.Context, query string, limit int) ([]SearchHit, error) {
+	q := strings.ToLower(strings.TrimSpace(query))
+	if q == "" || limit <= 0 {
+		return []SearchHit{}, nil
+	}
+	// A query with no character JSON escapes can be looked for in the raw
+	// record first, which skips decoding messages that cannot match.
+	prefilter := !strings.ContainsAny(q, "<>&\"\\") && strings.IndexFunc(q, func(r rune) bool { return r < 0x20 || r == 0x2028 || r == 0x2029 }) < 0
+	qb := []byte(q)
+	var hits []SearchHit
+	err := s.view(ctx, func(tx *bolt.Tx) error {
+		sessions, err := mustBucket(tx, bucketSessions)
+		if err != nil {
+			return err
+		}
+		all, err := mustBucket(tx, bucketMessages)
+		if err != nil {
+			return err
+		}
+		return eachJSON(sessions, func(_ []byte, sess chat.Session) error {
+			if err := ctx.Err(); err != nil {
+				return err
+			}
+			hit := SearchHit{SessionID: sess.ID, Title: sess.Title, UpdatedAt: sess.UpdatedAt}
+			if i := strings.Index(strings.ToLower(sess.Title), q); i >= 0 {
+				hit.TitleMatch = true
+			}
+			found := false
+			if b := all.Bucket([]byte(sess.ID)); b != nil {
+				c := b.Cursor()
+				for k, raw := c.Last(); k != nil && !found; k, raw = c.Prev() {
+					if raw == nil || prefilter && !bytes.Contains(bytes.ToLower(raw), qb) {
+						continue
+					}
+					var m searchMessage
+					if err := json.Unmarshal(raw, &m); err != nil {
+						return fmt.Errorf("decode message %q of session %s: %w", k, sess.ID, err)
+					}
+					if m.Status == "superseded" {
+						continue
+					}
+					for _, p := range m.Parts {
+						var text string
+						switch p.Type {
+						case "text":
+							text = p.Text
+						case "tool_call":
+							text = p.Call.Name
+						default:
+							continue
+						}
+						if snip, ok := Snippet(text, q); ok {
+							hit.Snippet, hit.Seq, found = snip, m.Seq, true
+							break
+						}
+					}
+				}
+			}
+			if !found && !hit.TitleMatch {
+				return nil
+			}
+			if !found {
+				hit.Snippet = sess.Title
+			}
+			hits = append(hits, hit)
+			return nil
+		})
+	})
+	if err != nil {
+		return nil, fmt.Errorf("store: search: %w", err)
+	}
+	slices.SortStableFunc(hits, func(a, b SearchHit) int {
+		if a.TitleMatch != b.TitleMatch {
+			if a.TitleMatch {
+				return -1
+			}
+			return 1
+		}
+		if c := b.UpdatedAt.Compare(a.UpdatedAt); c != 0 {
+			return c
+		}
+		return cmp.Compare(b.SessionID, a.SessionID)
+	})
+	if len(hits) > limit {
+		hits = hits[:limit]
+	}
+	if hits == nil {
+		hits = []SearchHit{}
+	}
+	return hits, nil
+}
+
+// Snippet finds lowerQuery (already lower-cased) in text case-insensitively
+// and returns the match with about snippetContext characters of context,
+// whitespace collapsed and "…" marking cuts.
+func Snippet(text, lowerQuery string) (string, bool) {
+	if !strings.Contains(strings.ToLower(text), lowerQuery) {
+		return "", false
+	}
+	runes := []rune(text)
+	lower := make([]rune, len(runes))
+	for i, r := range runes {
+		lower[i] = unicode.ToLower(r)
+	}
+	qr := []rune(lowerQuery)
+	at := runeIndex(lower, qr)
+	if at < 0 {
+		return "", false
+	}
+	start := max(0, at-snippetContext/2)
+	end := min(len(runes), at+len(qr)+snippetContext/2)
+	snip := strings.Join(strings.Fields(string(runes[start:end])), " ")
+	if start > 0 {
+		snip = "…" + snip
+	}
+	if end < len(runes) {
+		snip += "…"
+	}
+	return snip, true
+}
+
+func runeIndex(s, sub []rune) int {
+	if len(sub) == 0 {
+		return 0
+	}
+outer:
+	for i := 0; i+len(sub) <= len(s); i++ {
+		for j := range sub {
+			if s[i+j] != sub[j] {
+				continue outer
+			}
+		}
+		return i
+	}
+	return -1
+}
