@@ -21,6 +21,17 @@ describe('run reducer', () => {
     expect(s.runs.r1).toMatchObject({text: 'Hello **there**', reasoning: 'Let me think.', reasoningMs: 2000})
   })
 
+  it('fills in a tool name announced after the call', () => {
+    const s = play([
+      started,
+      ['tool:started', {runId: 'r1', callId: 'c1', name: ''}],
+      ['tool:args', {runId: 'r1', callId: 'c1', fragment: '{"message"'}],
+      ['tool:started', {runId: 'r1', callId: 'c1', name: 'everything.echo', server: 'everything'}],
+      ['tool:started', {runId: 'r1', callId: 'c1', name: ''}],
+    ])
+    expect(s.tools.c1).toMatchObject({name: 'everything.echo', server: 'everything', args: '{"message"'})
+  })
+
   it('discards the draft of an abandoned attempt', () => {
     const s = play([
       started,

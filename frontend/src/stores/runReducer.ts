@@ -85,7 +85,14 @@ const endReasoning = (r: RunDraft, now: number): Partial<RunDraft> =>
   r.reasoningStart !== undefined && r.reasoningMs === undefined ? {reasoningMs: now - r.reasoningStart} : {}
 
 function ensureTool(s: RunsData, e: {runId: string; callId: string; name?: string; server?: string}): RunsData {
-  if (s.tools[e.callId]) return s
+  const known = s.tools[e.callId]
+  if (known) {
+    // A call can be announced before its name is known (the agent sends a
+    // second tool:started once it is); fill the name in then.
+    if (known.name || !e.name) return s
+    const {server} = splitToolName(e.name, e.server || undefined)
+    return {...s, tools: {...s.tools, [e.callId]: {...known, name: e.name, server}}}
+  }
   const {server} = splitToolName(e.name ?? '', e.server || undefined)
   const tool: ToolLive = {callId: e.callId, runId: e.runId, name: e.name ?? '', server, args: '', status: 'preparing', logs: []}
   const next = {...s, tools: {...s.tools, [e.callId]: tool}}
