@@ -3,8 +3,6 @@ package gemini
 import (
 	"bytes"
 	"encoding/json"
-	"strings"
-	"unicode/utf8"
 
 	"maestro/backend/providers"
 )
@@ -83,7 +81,7 @@ func (e *encoder) value(v any) error {
 }
 
 func (e *encoder) string(s string) {
-	e.buf.Write(appendString(e.buf.AvailableBuffer(), s))
+	e.buf.Write(providers.AppendJSONString(e.buf.AvailableBuffer(), s, true))
 }
 
 func (e *encoder) envelope(env *envelope) error {
@@ -209,66 +207,3 @@ func (e *encoder) declarations(decls []functionDeclaration) error {
 	e.buf.WriteByte(']')
 	return nil
 }
-
-// appendString appends s as a JSON string exactly as json.Marshal encodes
-// it: HTML characters and U+2028/U+2029 escaped, invalid UTF-8 replaced by
-// U+FFFD. It follows encoding/json's appendString (Go 1.26).
-func appendString(b []byte, s string) []byte {
-	const hex = "0123456789abcdef"
-	b = append(b, '"')
-	start := 0
-	for i := 0; i < len(s); {
-		c := s[i]
-		if htmlSafe[c] {
-			i++
-			continue
-		}
-		if c < utf8.RuneSelf {
-			b = append(b, s[start:i]...)
-			switch c {
-			case '\\', '"':
-				b = append(b, '\\', c)
-			case '\b':
-				b = append(b, '\\', 'b')
-			case '\f':
-				b = append(b, '\\', 'f')
-			case '\n':
-				b = append(b, '\\', 'n')
-			case '\r':
-				b = append(b, '\\', 'r')
-			case '\t':
-				b = append(b, '\\', 't')
-			default: // other control characters, '<', '>' and '&'
-				b = append(b, '\\', 'u', '0', '0', hex[c>>4], hex[c&0xF])
-			}
-			i++
-			start = i
-			continue
-		}
-		r, size := utf8.DecodeRuneInString(s[i:])
-		switch {
-		case r == utf8.RuneError && size == 1:
-			b = append(b, s[start:i]...)
-			b = append(b, `\ufffd`...)
-		case r == '\u2028' || r == '\u2029':
-			b = append(b, s[start:i]...)
-			b = append(b, '\\', 'u', '2', '0', '2', hex[r&0xF])
-		default:
-			i += size
-			continue
-		}
-		i += size
-		start = i
-	}
-	b = append(b, s[start:]...)
-	return append(b, '"')
-}
-
-// htmlSafe marks the bytes json.Marshal copies into a string as they are:
-// ASCII from the space up, except '"', '\\', '<', '>' and '&'.
-var htmlSafe = func() (t [256]bool) {
-	for c := 0x20; c < utf8.RuneSelf; c++ {
-		t[c] = !strings.ContainsRune(`"\<>&`, rune(c))
-	}
-	return t
-}()

@@ -97,28 +97,3 @@ func checkEncodeBody(t *testing.T, body any) {
 		t.Errorf("encodeBody(%T) =\n%s, %v\nwant json.Marshal's\n%s, %v", body, got, err, want, wantErr)
 	}
 }
-
-func TestAppendString(t *testing.T) {
-	t.Parallel()
-	for _, s := range []string{"", "plain", awkward, "\u2028", "\xe2\x80", "\xed\xa0\x80 surrogate", "\U0010FFFF"} {
-		checkAppendString(t, s)
-	}
-	for c := range 256 {
-		checkAppendString(t, string([]byte{byte(c)}))
-	}
-}
-
-func FuzzAppendString(f *testing.F) {
-	f.Add(awkward)
-	f.Fuzz(checkAppendString)
-}
-
-// checkAppendString asserts that appendString encodes s exactly as
-// json.Marshal does.
-func checkAppendString(t *testing.T, s string) {
-	t.Helper()
-	want, _ := json.Marshal(s)
-	if got := appendString(nil, s); !bytes.Equal(got, want) {
-		t.Errorf("appendString(%q) = %s; want %s", s, got, want)
-	}
-}
