@@ -85,7 +85,7 @@ func stateIs(id, state string) func(any) bool {
 type connApp struct {
 	*App
 	ev      *connEvents
-	secrets *memSecrets
+	secrets *mcp.MemorySecrets
 	dir     string
 }
 
@@ -97,7 +97,7 @@ func startConnApp(t *testing.T, rt Runtime, opts ...mcp.SupervisorOption) *connA
 	rt.Emit = ev.emit
 	dir := t.TempDir()
 	a := New(Config{Version: "test", DataDir: dir, Runtime: rt})
-	sec := &memSecrets{m: map[string]string{}}
+	sec := mcp.NewMemorySecrets()
 	EnableConnectors(a, ConnectorsDeps{
 		Secrets:     sec,
 		Options:     append([]mcp.SupervisorOption{mcp.WithBackoff(10*time.Millisecond, 50*time.Millisecond), mcp.WithMaxStartFailures(1)}, opts...),
@@ -524,7 +524,7 @@ func TestConnectorsRestartFromStore(t *testing.T) {
 	t.Parallel()
 	hs := newHTTPServer(t, mcpgo.NewTool("read"))
 	dir := t.TempDir()
-	sec := &memSecrets{m: map[string]string{}}
+	sec := mcp.NewMemorySecrets()
 	start := func() (*App, *connEvents) {
 		ev := &connEvents{}
 		a := New(Config{Version: "test", DataDir: dir, Runtime: Runtime{Emit: ev.emit}})

@@ -82,7 +82,7 @@ func startAskApp(t *testing.T, opened ...chan string) (*connApp, *geminifake.Ser
 	ev := &connEvents{}
 	rt.Emit = ev.emit
 	a := New(Config{Version: "test", DataDir: t.TempDir(), Runtime: rt})
-	EnableConnectors(a, ConnectorsDeps{Secrets: &memSecrets{m: map[string]string{}},
+	EnableConnectors(a, ConnectorsDeps{Secrets: mcp.NewMemorySecrets(),
 		Options: []mcp.SupervisorOption{mcp.WithInProcessServer("asker", askServer())}})
 	EnableChat(a, ChatDeps{
 		Models: agent.ModelsFunc(func(context.Context, string) (agent.Model, error) {

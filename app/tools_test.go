@@ -272,7 +272,7 @@ func TestChatRunCallsMCPTool(t *testing.T) {
 	t.Cleanup(hs.Close)
 	ev := &connEvents{}
 	a := New(Config{Version: "test", DataDir: t.TempDir(), Runtime: Runtime{Emit: ev.emit}})
-	EnableConnectors(a, ConnectorsDeps{Secrets: &memSecrets{m: map[string]string{}},
+	EnableConnectors(a, ConnectorsDeps{Secrets: mcp.NewMemorySecrets(),
 		Options: []mcp.SupervisorOption{mcp.WithInProcessServer("files", filesServer())}})
 	EnableChat(a, ChatDeps{
 		Models: agent.ModelsFunc(func(context.Context, string) (agent.Model, error) {

@@ -139,7 +139,7 @@ func TestFiguresStart(t *testing.T) {
 func startAll(t *testing.T, cs []Connector) (time.Duration, []time.Duration) {
 	t.Helper()
 	ev := &recEvents{}
-	sup := NewSupervisor(WithSecrets(newMemSecrets()), WithEvents(ev))
+	sup := NewSupervisor(WithSecrets(NewMemorySecrets()), WithEvents(ev))
 	defer sup.Close()
 	ctx, cancel := context.WithTimeout(t.Context(), time.Minute)
 	defer cancel()

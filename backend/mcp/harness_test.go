@@ -13,41 +13,6 @@ import (
 	"maestro/backend/store"
 )
 
-// memSecrets is an in-memory SecretStore.
-type memSecrets struct {
-	mu sync.Mutex
-	m  map[string]string
-}
-
-func newMemSecrets() *memSecrets { return &memSecrets{m: map[string]string{}} }
-
-func (s *memSecrets) Get(_ context.Context, account string) (string, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	v, ok := s.m[account]
-	if !ok {
-		return "", chat.E(chat.ErrNotFound, "no secret %q", account)
-	}
-	return v, nil
-}
-
-func (s *memSecrets) Set(_ context.Context, account, secret string) error {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	s.m[account] = secret
-	return nil
-}
-
-func (s *memSecrets) Delete(_ context.Context, account string) error {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if _, ok := s.m[account]; !ok {
-		return chat.E(chat.ErrNotFound, "no secret %q", account)
-	}
-	delete(s.m, account)
-	return nil
-}
-
 // recEvents records state changes and log lines.
 type recEvents struct {
 	mu     sync.Mutex
@@ -86,12 +51,12 @@ type harness struct {
 	reg     *Registry
 	sup     *Supervisor
 	events  *recEvents
-	secrets *memSecrets
+	secrets *MemorySecrets
 }
 
 func newHarness(t testing.TB, opts ...SupervisorOption) *harness {
 	t.Helper()
-	h := &harness{t: t, st: openStore(t, ""), events: &recEvents{}, secrets: newMemSecrets()}
+	h := &harness{t: t, st: openStore(t, ""), events: &recEvents{}, secrets: NewMemorySecrets()}
 	h.reg = NewRegistry(h.st)
 	base := []SupervisorOption{
 		WithConnectorStore(h.st), WithSecrets(h.secrets), WithToolSink(h.reg), WithEvents(h.events),

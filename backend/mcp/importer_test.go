@@ -119,7 +119,7 @@ func TestImportAndExportRoundTrip(t *testing.T) {
 		"old": {"command": "maestro-test-no-such-uvx", "args": ["mcp-server-time"], "disabled": true},
 		"both": {"command": "x", "url": "http://127.0.0.1:9"}
 	}}`)
-	sup := NewSupervisor(WithSecrets(newMemSecrets()), WithMaxStartFailures(1), WithPingInterval(0))
+	sup := NewSupervisor(WithSecrets(NewMemorySecrets()), WithMaxStartFailures(1), WithPingInterval(0))
 	defer sup.Close()
 	ctx := t.Context()
 	rep, err := sup.Import(ctx, data)

@@ -67,7 +67,7 @@ func run(ctx context.Context, scenario, serverURL, clientID, clientSecret string
 	st := newMemStore()
 	reg := mcp.NewRegistry(st)
 	sup := mcp.NewSupervisor(
-		mcp.WithSecrets(newMemSecrets()),
+		mcp.WithSecrets(mcp.NewMemorySecrets()),
 		mcp.WithToolSink(reg),
 		mcp.WithEvents(logEvents{logger}),
 		mcp.WithAuthorizer(headless{}, true),
@@ -232,40 +232,5 @@ func (s *memStore) PutRegistrySnapshot(_ context.Context, id string, v any) erro
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.snaps[id] = b
-	return nil
-}
-
-// memSecrets stands in for the keychain.
-type memSecrets struct {
-	mu sync.Mutex
-	m  map[string]string
-}
-
-func newMemSecrets() *memSecrets { return &memSecrets{m: map[string]string{}} }
-
-func (s *memSecrets) Get(_ context.Context, account string) (string, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	v, ok := s.m[account]
-	if !ok {
-		return "", chat.E(chat.ErrNotFound, "no secret %q", account)
-	}
-	return v, nil
-}
-
-func (s *memSecrets) Set(_ context.Context, account, secret string) error {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	s.m[account] = secret
-	return nil
-}
-
-func (s *memSecrets) Delete(_ context.Context, account string) error {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if _, ok := s.m[account]; !ok {
-		return chat.E(chat.ErrNotFound, "no secret %q", account)
-	}
-	delete(s.m, account)
 	return nil
 }
