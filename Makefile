@@ -66,6 +66,7 @@ check-bindings:
 build-dev: frontend
 	go build -tags dev,$(TAGS) -o $(APP_DEV) .
 	go build -o $(BIN)/maestro-fakes ./backend/providers/fakes/cmd/maestro-fakes
+	go build -o $(BIN)/maestro-mcp-test ./backend/mcp/cmd/maestro-mcp-test
 
 ## test: install what is missing, then run the Go, Vitest and end-to-end tests
 test: deps-test

@@ -1,9 +1,11 @@
 package app
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"path/filepath"
+	"slices"
 	"strings"
 	"unicode/utf8"
 
@@ -22,6 +24,33 @@ const (
 const DefaultTitle = "New chat"
 
 const settingLastSession = "lastSession"
+
+// settleInterrupted returns msgs with the checkpoints of a turn whose
+// process died (still marked streaming with no run of ours writing them)
+// settled by agent.Recover: shown as failed and retryable. It holds the
+// run table's lock, so no run can start in between, and re-reads the
+// messages under it, since a run may have finished after msgs was read.
+func (a *App) settleInterrupted(ctx context.Context, st *store.Store, id string, msgs []chat.Message) []chat.Message {
+	if a.chat == nil || !slices.ContainsFunc(msgs, func(m chat.Message) bool { return m.Status == chat.StatusStreaming }) {
+		return msgs
+	}
+	a.chat.mu.Lock()
+	defer a.chat.mu.Unlock()
+	for _, r := range a.chat.runs {
+		if r.sessionID == id {
+			return msgs
+		}
+	}
+	fresh, err := st.Messages(ctx, id)
+	if err == nil {
+		fresh, _, err = agent.Recover(ctx, st, id, fresh)
+	}
+	if err != nil {
+		a.log.Warn("settle an interrupted turn", "session", id, "err", err)
+		return msgs
+	}
+	return fresh
+}
 
 // Status reports the version, the data location and whether it opened.
 func (a *App) Status() StatusDTO {
@@ -136,6 +165,7 @@ func (a *App) OpenSession(id string) (SessionViewDTO, error) {
 	if err != nil {
 		return SessionViewDTO{}, err
 	}
+	msgs = a.settleInterrupted(ctx, st, id, msgs)
 	if err := st.PutSetting(ctx, settingLastSession, id); err != nil {
 		a.log.Warn("remember last session", "err", err)
 	}

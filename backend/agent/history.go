@@ -4,9 +4,9 @@ import "maestro/backend/chat"
 
 // sendable reports whether a stored message belongs in requests: user and
 // tool messages, and assistant messages that were completed or stopped (a
-// stopped reply keeps its partial text, a crash leftover still marked
-// streaming counts as stopped). Failed and superseded attempts are kept for
-// the record only.
+// stopped reply keeps its partial text; a crash leftover still marked
+// streaming is settled as failed by Recover before a run reads history).
+// Failed and superseded attempts are kept for the record only.
 func sendable(m chat.Message) bool {
 	switch m.Role {
 	case chat.RoleUser, chat.RoleTool:

@@ -88,6 +88,11 @@ func (r *run) turn(ctx context.Context) error {
 	if err != nil {
 		return fmt.Errorf("agent: load history: %w", err)
 	}
+	// A session runs one turn at a time, so checkpoints still marked
+	// streaming were left by a process that died mid-turn.
+	if history, _, err = Recover(ctx, r.a.store, r.in.SessionID, history); err != nil {
+		return err
+	}
 	r.history = history
 	if r.in.Retry {
 		if err := checkRetry(sendableHistory(history)); err != nil {

@@ -2,12 +2,19 @@ import {type ReactNode, useCallback, useMemo} from 'react'
 import {ArrowDown} from 'lucide-react'
 import type {Message} from '../api/types'
 import {messageText, visibleMessages} from '../lib/messages'
+import type {RunErrorInfo} from '../lib/runError'
 import {pairToolResults, storedCallIds} from '../lib/toolCards'
 import {useStickToBottom} from '../lib/useStickToBottom'
+import {useChat} from '../stores/chat'
 import {useRuns} from '../stores/runs'
 import {AssistantDraft} from './chat/AssistantDraft'
 import {MessageRow} from './chat/MessageRow'
 import {RunError} from './chat/RunError'
+
+const INTERRUPTED: RunErrorInfo = {
+  kind: 'interrupted',
+  message: 'Maestro closed before this turn finished. Retry to continue from the last saved step.',
+}
 
 interface Props {
   sessionId: string
@@ -48,6 +55,9 @@ export function MessageList({sessionId, messages, footer}: Props) {
   // A failure no stored message records (e.g. refused before the reply started).
   const looseFailure =
     failure && !activeRunId && !rows.some((m) => m.runId === failure.runId && m.status === 'failed') ? failure : undefined
+  // A turn whose process died before the model answered (the app was killed).
+  const midTurn = useChat((s) => s.midTurn && s.sessionId === sessionId)
+  const unfinished = midTurn && !activeRunId && !failure
 
   return (
     <div className="message-scroll-wrap">
@@ -67,6 +77,11 @@ export function MessageList({sessionId, messages, footer}: Props) {
             />
           ))}
           {run && <AssistantDraft run={run} storedCalls={storedCalls} follows={last?.role === 'assistant' && last.runId === run.runId} />}
+          {unfinished && (
+            <div className="message message-assistant" data-role="assistant" data-status="interrupted">
+              <RunError error={INTERRUPTED} onRetry={onRetry} />
+            </div>
+          )}
           {looseFailure && (
             <div className="message message-assistant" data-role="assistant" data-status="failed">
               <RunError error={looseFailure} onRetry={onRetry} />

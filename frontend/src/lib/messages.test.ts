@@ -1,6 +1,6 @@
 import {describe, expect, it} from 'vitest'
 import {message} from '../test/fakeBackend'
-import {awaitsProvider, isBareFailure, messageText, reasoningText, removeMessage, upsertMessage, visibleMessages} from './messages'
+import {awaitsProvider, endsMidTurn, isBareFailure, messageText, reasoningText, removeMessage, upsertMessage, visibleMessages} from './messages'
 
 describe('messages', () => {
   it('joins text parts and skips other parts', () => {
@@ -54,5 +54,26 @@ describe('visible messages', () => {
     expect(reasoningText({parts: [{type: 'reasoning', text: 'hmm'}, {type: 'text', text: 'x'}]})).toBe('hmm')
     const a = message('a', 1, 'user', 'x')
     expect(removeMessage([a], 'a')).toEqual([])
+  })
+})
+
+describe('a turn left unfinished', () => {
+  const m = (id: string, seq: number, role: 'user' | 'assistant' | 'tool', status: string, parts: {type: string; text?: string}[] = [{type: 'text', text: id}]) =>
+    ({id, seq, role, status, parts, createdAt: seq})
+  const user = m('u', 1, 'user', 'complete')
+  const calls = m('a', 2, 'assistant', 'complete', [{type: 'tool_call'}])
+  const results = m('t', 3, 'tool', 'complete', [{type: 'tool_result'}])
+  const reply = m('r', 4, 'assistant', 'complete')
+  it.each([
+    ['an empty chat', [], false],
+    ['a finished turn', [user, calls, results, reply], false],
+    ['a user message with no reply', [user], true],
+    ['tool calls with no results', [user, calls], true],
+    ['tool results with no reply', [user, calls, results], true],
+    ['a failed reply (Retry is already offered)', [user, calls, results, m('f', 4, 'assistant', 'failed')], false],
+    ['a stopped reply', [user, m('c', 2, 'assistant', 'canceled')], false],
+    ['a superseded attempt after the results', [user, calls, results, m('s', 4, 'assistant', 'superseded')], true],
+  ])('%s', (_, list, want) => {
+    expect(endsMidTurn(list)).toBe(want)
   })
 })

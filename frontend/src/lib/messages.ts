@@ -58,3 +58,17 @@ export function isBareFailure(m: Message): boolean {
     !(m.parts ?? []).some((p) => (p.type === 'text' || p.type === 'reasoning') ? !!p.text : p.type === 'tool_call')
   )
 }
+
+/**
+ * Whether the conversation stops in the middle of a turn: its last stored
+ * message is the user's, a tool result, or a completed reply that called
+ * tools. With no reply running this is a turn whose process died (the app
+ * was killed) before the model answered; Retry continues it.
+ */
+export function endsMidTurn(messages: readonly Message[]): boolean {
+  const sendable = messages.filter((m) => m.status !== 'superseded' && !(m.role === 'assistant' && m.status === 'failed'))
+  const last = sendable[sendable.length - 1]
+  if (!last || messages[messages.length - 1]?.status === 'failed') return false
+  if (last.role === 'user' || last.role === 'tool') return true
+  return last.role === 'assistant' && last.status === 'complete' && (last.parts ?? []).some((p) => p.type === 'tool_call')
+}

@@ -50,6 +50,7 @@ export function describeRunError(e: RunErrorInfo, now: number = Date.now()): Run
   else if (e.retryAt) title = 'Usage limit reached'
   else if (e.kind === 'unavailable') title = 'The provider is unavailable'
   else if (e.kind === 'invalid') title = "The request couldn't be sent"
+  else if (e.kind === 'interrupted') title = 'The reply was interrupted'
   const detail = message.charAt(0).toUpperCase() + message.slice(1)
   return {
     title,

@@ -3,7 +3,7 @@ import {api} from '../api/client'
 import {toAppError} from '../api/errors'
 import type {Message} from '../api/types'
 import {canSend, type Drafts, getDraft, removeDraft, setDraft} from '../lib/drafts'
-import {removeMessage, upsertMessage} from '../lib/messages'
+import {endsMidTurn, removeMessage, upsertMessage} from '../lib/messages'
 import {useRuns} from './runs'
 import {useSessions} from './sessions'
 import {toastError} from './toasts'
@@ -15,6 +15,12 @@ interface ChatState {
   sessionId: string | null
   messages: Message[]
   load: LoadState
+  /**
+   * The open session stopped mid-turn when it was loaded, with no reply
+   * running: the app was killed before the model answered. Cleared as soon
+   * as a message is sent or arrives.
+   */
+  midTurn: boolean
   /** Sessions with a message on its way to the backend. */
   sending: Readonly<Record<string, boolean>>
   drafts: Drafts
@@ -35,11 +41,12 @@ export const useChat = create<ChatState>()((set, get) => ({
   sessionId: null,
   messages: [],
   load: 'idle',
+  midTurn: false,
   sending: {},
   drafts: {},
 
   open: async (sessionId) => {
-    set({sessionId, messages: [], load: 'loading'})
+    set({sessionId, messages: [], load: 'loading', midTurn: false})
     useRuns.getState().prune(sessionId)
     try {
       const view = await api.openSession(sessionId)
@@ -51,6 +58,7 @@ export const useChat = create<ChatState>()((set, get) => ({
       set({messages, load: 'ready'})
       if (view.session?.id) useSessions.getState().put(view.session)
       await useRuns.getState().restore(sessionId)
+      if (get().sessionId === sessionId && !useRuns.getState().active[sessionId] && endsMidTurn(get().messages)) set({midTurn: true})
     } catch (err) {
       if (get().sessionId !== sessionId) return
       set({load: 'error'})
@@ -58,7 +66,7 @@ export const useChat = create<ChatState>()((set, get) => ({
     }
   },
 
-  close: () => set({sessionId: null, messages: [], load: 'idle'}),
+  close: () => set({sessionId: null, messages: [], load: 'idle', midTurn: false}),
 
   setDraft: (sessionId, text) => set((s) => ({drafts: setDraft(s.drafts, sessionId, text)})),
 
@@ -71,6 +79,7 @@ export const useChat = create<ChatState>()((set, get) => ({
     set((s) => ({
       drafts: removeDraft(s.drafts, sessionId),
       sending: {...s.sending, [sessionId]: true},
+      midTurn: false,
     }))
     try {
       const {runId, message} = await api.sendMessage(sessionId, text)
@@ -95,6 +104,6 @@ export const useChat = create<ChatState>()((set, get) => ({
 
   receive: (sessionId, message) => {
     if (get().sessionId !== sessionId) return
-    set((s) => ({messages: place(s.messages, message)}))
+    set((s) => ({messages: place(s.messages, message), midTurn: false}))
   },
 }))

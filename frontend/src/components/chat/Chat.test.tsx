@@ -280,6 +280,19 @@ describe('failed turns', () => {
     expect(backend.App.RetryTurn).toHaveBeenCalledWith('s1')
   })
 
+  it('offer Retry for a turn the app was killed in before the model answered', async () => {
+    const calls: Message = {id: 'm2', seq: 2, role: 'assistant', status: 'complete', runId: 'r1', createdAt: NOW,
+      parts: [{type: 'tool_call', callId: 'c1', name: 'demo.echo', arguments: '{"text":"hi"}'}]}
+    const results: Message = {id: 'm3', seq: 3, role: 'tool', status: 'complete', runId: 'r1', createdAt: NOW,
+      parts: [{type: 'tool_result', result: {callId: 'c1', name: 'demo.echo', successful: true, data: 'hi'}}]}
+    const {backend, user} = await renderApp({sessions: [s1], runs: true, messages: {s1: [message('m1', 1, 'user', 'Echo hi'), calls, results]}})
+    const err = await screen.findByTestId('run-error')
+    expect(err).toHaveTextContent('The reply was interrupted')
+    await user.click(within(err).getByTestId('retry'))
+    expect(backend.App.RetryTurn).toHaveBeenCalledWith('s1')
+    expect(screen.queryByTestId('run-error')).not.toBeInTheDocument()
+  })
+
   it('a refused send (auth_required) keeps the text and explains inline', async () => {
     const {backend, user} = await renderApp({sessions: [s1]})
     backend.App.SendMessage.mockRejectedValueOnce({kind: 'auth_required', message: 'Sign in to Claude in Accounts or add an API key'})
