@@ -21,7 +21,7 @@ KEYRING   := env HOME=$(TEST_HOME) XDG_RUNTIME_DIR=$(TEST_HOME)/run \
 	GOCACHE=$(shell go env GOCACHE) GOMODCACHE=$(shell go env GOMODCACHE) GOPATH=$(GOPATH) \
 	npm_config_cache=$(HOME)/.npm .ci/keyring-session.sh
 
-.PHONY: run build install test deps deps-test frontend bindings check-bindings \
+.PHONY: run build install test deps deps-test frontend bindings check-bindings screenshots \
 	build-dev test-go test-frontend test-e2e perf clean
 
 ## run: install what is missing, build, and open Maestro
@@ -89,6 +89,10 @@ test-frontend:
 
 test-e2e:
 	$(KEYRING) bash -c 'cd frontend && npm run e2e --silent'
+
+## screenshots: rerun the chat end-to-end tests, writing docs/screenshots/*.png
+screenshots: deps-test build-dev
+	$(KEYRING) bash -c 'cd frontend && MAESTRO_DOC_SHOTS=1 npx vitest run --config vitest.e2e.config.ts e2e/chat.e2e.ts e2e/matrix.e2e.ts'
 
 ## perf: measure build time, binary size, launch time and memory into docs/PERFORMANCE.md figures
 perf: deps-test

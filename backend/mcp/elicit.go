@@ -22,8 +22,9 @@ import (
 // and title, or enum with the legacy enumNames) and multi-select enums
 // (an array whose items are an enum or anyOf const).
 //
-// Fields are sorted by name: the transport decodes the schema into a Go
-// map, so the server's property order is not known.
+// The transport decodes the schema into a Go map, so the server's property
+// order is not known: required fields come first, then the rest, each
+// group by name.
 type Form struct {
 	Title  string  `json:"title,omitempty"`
 	Fields []Field `json:"fields"`
@@ -91,7 +92,15 @@ func ParseForm(schema any) (*Form, error) {
 		field.Required = slices.Contains(s.Required, name)
 		f.Fields = append(f.Fields, field)
 	}
-	slices.SortFunc(f.Fields, func(a, b Field) int { return cmp.Compare(a.Name, b.Name) })
+	slices.SortFunc(f.Fields, func(a, b Field) int {
+		if a.Required != b.Required {
+			if a.Required {
+				return -1
+			}
+			return 1
+		}
+		return cmp.Compare(a.Name, b.Name)
+	})
 	return f, nil
 }
 

@@ -148,3 +148,21 @@ func TestURLElicitationOpensAfterConsent(t *testing.T) {
 		})
 	}
 }
+
+// The schema's property order is lost in transit, so a form lists its
+// required fields first, then the rest, each group by name.
+func TestParseFormOrdersRequiredFirst(t *testing.T) {
+	t.Parallel()
+	f, err := ParseForm(everythingForm)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var names []string
+	for _, fl := range f.Fields {
+		names = append(names, fl.Name)
+	}
+	want := "name birthdate check email firstLine fish friend hero homepage instruments integer number pet"
+	if got := strings.Join(names, " "); got != want {
+		t.Errorf("field order = %s\nwant           %s", got, want)
+	}
+}

@@ -145,6 +145,7 @@ function FieldInput({field: f, value, error, autoFocus, onChange, onBlur}: Field
     input = (
       <select
         {...common}
+        className="text-input elicitation-multi"
         multiple
         value={list}
         onChange={(e) => onChange(Array.from(e.target.selectedOptions, (o) => o.value))}
@@ -158,7 +159,7 @@ function FieldInput({field: f, value, error, autoFocus, onChange, onBlur}: Field
     )
   } else if (f.options && f.options.length > 0) {
     input = (
-      <select {...common} value={typeof value === 'string' ? value : ''} onChange={(e) => onChange(e.target.value)}>
+      <select {...common} className="text-input" value={typeof value === 'string' ? value : ''} onChange={(e) => onChange(e.target.value)}>
         {(!f.required || typeof value !== 'string' || value === '') && <option value="">—</option>}
         {f.options.map((o, i) => (
           <option key={o} value={o}>
@@ -181,7 +182,7 @@ function FieldInput({field: f, value, error, autoFocus, onChange, onBlur}: Field
     input = (
       <input
         {...common}
-        className="input"
+        className="text-input"
         type={type}
         min={f.minimum}
         max={f.maximum}
