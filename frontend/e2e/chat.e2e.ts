@@ -78,10 +78,6 @@ describe.skipIf(!existsSync(everything) || !inKeyringSession)('a tool-call turn 
       await send(page, 'Toggle the simulated logging.')
       await dialog.waitFor({timeout: 20_000})
       expect(await page.getByTestId('approval-tool').textContent()).toContain('toggle-simulated-logging')
-      if (p === 'anthropic') {
-        await page.waitForTimeout(400) // the dialog's fade-in
-        await docShot(page, 'approval-dialog')
-      }
       await page.getByTestId('approval-deny').click()
       await expect.poll(() => lastAssistantText(page), {timeout: 20_000}).toContain(done2)
       await expect.poll(() => page.getByTestId('tool-card').last().getAttribute('data-status'), {timeout: 10_000}).toBe('denied')

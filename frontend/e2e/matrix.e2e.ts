@@ -208,6 +208,11 @@ describe.skipIf(!existsSync(everything) || !existsSync(mcpTestBinary) || !inKeyr
       )
       await send(page, 'Let the server sample a haiku.')
       await approval.waitFor({timeout: 20_000})
+      expect(await page.getByTestId('approval-dialog').textContent()).toContain('Write a haiku about tools')
+      if (p === 'anthropic') {
+        await page.waitForTimeout(400) // the dialog's fade-in
+        await docShot(page, 'approval-dialog')
+      }
       await page.getByTestId('approval-allow-once').click()
       const sampling = page.getByTestId('sampling-dialog')
       await sampling.waitFor({timeout: 20_000})
