@@ -3,6 +3,7 @@ package app
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"sync"
 
 	"maestro/backend/chat"
@@ -12,6 +13,30 @@ import (
 // EventElicitation carries an ElicitationDTO: a connector asks the user
 // for input (a form) or for consent to open a URL.
 const EventElicitation = "elicitation:needed"
+
+// EventElicitationClosed carries an ElicitationClosedDTO: the request
+// stopped waiting without the user's answer (the tool call was stopped or
+// timed out, or the app is closing), so its dialog goes away.
+const EventElicitationClosed = "elicitation:closed"
+
+// ElicitationClosedDTO is elicitation:closed.
+type ElicitationClosedDTO struct {
+	RequestID string `json:"requestId"`
+	// Reason is why, in plain words.
+	Reason string `json:"reason"`
+}
+
+// withdrawnReason says why a question to the user was withdrawn.
+func withdrawnReason(ctx context.Context) string {
+	cause := context.Cause(ctx)
+	switch {
+	case cause == nil, errors.Is(cause, context.Canceled):
+		return "the tool call ended before you answered"
+	case errors.Is(cause, context.DeadlineExceeded):
+		return "the connector stopped waiting for an answer"
+	}
+	return cause.Error()
+}
 
 // ElicitationDTO is elicitation:needed.
 type ElicitationDTO struct {
@@ -101,6 +126,7 @@ func (e *elicitor) Elicit(ctx context.Context, req mcp.ElicitationRequest) (mcp.
 			}
 			return mcp.ElicitationAnswer{Action: mcp.ActionAccept, Content: content}, nil
 		case <-ctx.Done():
+			e.app.emit(EventElicitationClosed, ElicitationClosedDTO{RequestID: id, Reason: withdrawnReason(ctx)})
 			return mcp.ElicitationAnswer{Action: mcp.ActionCancel}, ctx.Err()
 		}
 	}

@@ -279,3 +279,26 @@ func TestPickModel(t *testing.T) {
 		t.Errorf("pickModel other provider = %q", got)
 	}
 }
+
+// Stopping the turn while a form waits withdraws the question: the dialog
+// gets elicitation:closed, and a late answer finds nothing waiting.
+func TestElicitationWithdrawnWhenTheCallStops(t *testing.T) {
+	t.Parallel()
+	a, srv, sid := startAskApp(t)
+	srv.Script.Push(fake.Reply{ToolCalls: []fake.ToolCall{{Name: "asker__ask", Args: json.RawMessage(`{}`)}}})
+	sent, err := a.SendMessage(sid, "Ask me")
+	if err != nil {
+		t.Fatal(err)
+	}
+	req := a.ev.wait(t, EventElicitation, nil).(ElicitationDTO)
+	if err := a.StopRun(sent.RunID); err != nil {
+		t.Fatal(err)
+	}
+	closed := a.ev.wait(t, EventElicitationClosed, nil).(ElicitationClosedDTO)
+	if closed.RequestID != req.RequestID || closed.Reason == "" {
+		t.Errorf("elicitation:closed = %+v, want request %s with a reason", closed, req.RequestID)
+	}
+	if err := a.AnswerElicitation(req.RequestID, "accept", `{"name":"Ada"}`); !errors.Is(err, chat.ErrNotFound) {
+		t.Errorf("answer after the withdrawal: err = %v, want not found", err)
+	}
+}

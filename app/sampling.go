@@ -90,6 +90,7 @@ func (s *sampler) CreateMessage(ctx context.Context, req mcp.SamplingRequest) (*
 			return nil, errSamplingDeclined
 		}
 	case <-ctx.Done():
+		s.app.emit(EventSamplingResult, SamplingResultDTO{RequestID: id, Error: "Withdrawn: " + withdrawnReason(ctx)})
 		return nil, ctx.Err()
 	}
 	res, err := s.run(ctx, req, msgs)

@@ -4,6 +4,9 @@ import (
 	"context"
 	"strings"
 	"testing"
+	"time"
+
+	"maestro/backend/chat"
 
 	mcpgo "github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
@@ -164,5 +167,69 @@ func TestParseFormOrdersRequiredFirst(t *testing.T) {
 	want := "name birthdate check email firstLine fish friend hero homepage instruments integer number pet"
 	if got := strings.Join(names, " "); got != want {
 		t.Errorf("field order = %s\nwant           %s", got, want)
+	}
+}
+
+// waitingElicitor never answers: it reports the request, then how its
+// context ended.
+type waitingElicitor struct {
+	got   chan ElicitationRequest
+	ended chan error
+}
+
+func (w *waitingElicitor) Elicit(ctx context.Context, req ElicitationRequest) (ElicitationAnswer, error) {
+	w.got <- req
+	<-ctx.Done()
+	w.ended <- context.Cause(ctx)
+	return ElicitationAnswer{Action: ActionCancel}, ctx.Err()
+}
+
+// A question a stdio server asks during a call is withdrawn when the call
+// ends, by Stop or by its timeout, so the user is not left with a dialog
+// nobody waits for.
+func TestElicitationEndsWithItsCall(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		name    string
+		timeout int // the connector's call timeout, seconds
+		stop    bool
+	}{
+		{name: "stopped", timeout: 60, stop: true},
+		{name: "timed out", timeout: 1},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			eli := &waitingElicitor{got: make(chan ElicitationRequest, 1), ended: make(chan error, 1)}
+			h := newHarness(t, WithElicitor(eli, nil))
+			cfg := selfServer(t, "Asker", "serve")
+			cfg.CallTimeoutSeconds = tc.timeout
+			c := h.add(cfg)
+			ctx, cancel := context.WithCancel(t.Context())
+			defer cancel()
+			res := make(chan chat.ToolResult, 1)
+			go func() { res <- h.call(ctx, h.session(c.ID), "asker.ask", `{}`, nil) }()
+			select {
+			case req := <-eli.got:
+				if req.CallID != "call-1" {
+					t.Errorf("request origin = %+v, want call-1", req.Origin)
+				}
+			case <-time.After(20 * time.Second):
+				t.Fatal("no elicitation request within 20 s")
+			}
+			if tc.stop {
+				cancel()
+			}
+			select {
+			case cause := <-eli.ended:
+				if cause == nil {
+					t.Error("the question ended without a cause")
+				}
+			case <-time.After(20 * time.Second):
+				t.Fatal("the question still waits after its call ended")
+			}
+			if r := <-res; r.Successful {
+				t.Errorf("the call succeeded: %+v", r)
+			}
+		})
 	}
 }

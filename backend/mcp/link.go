@@ -58,8 +58,11 @@ var tokens atomic.Int64
 // callState is one call in flight: its origin, and the timer that
 // progress notifications push back.
 type callState struct {
-	token      string
-	origin     Origin
+	token  string
+	origin Origin
+	// ctx ends with the call (answered, stopped or timed out), so a
+	// server's request made on its behalf stops waiting for the user too.
+	ctx        context.Context
 	timeout    time.Duration
 	onProgress func(Progress)
 
@@ -421,14 +424,42 @@ func (l *link) callByToken(token string) *callState {
 
 // origin is the latest call in flight, as the origin of a server request.
 func (l *link) origin() Origin {
+	o, _ := l.originCall()
+	return o
+}
+
+// originCall is the origin of a server request: the connector, and the
+// latest call running on it (nil if none).
+func (l *link) originCall() (Origin, *callState) {
 	o := Origin{ConnectorID: l.cfg.ID, ConnectorName: l.cfg.DisplayName()}
 	l.callsMu.Lock()
 	defer l.callsMu.Unlock()
 	if n := len(l.order); n > 0 {
-		last := l.order[n-1].origin
-		o.SessionID, o.CallID = last.SessionID, last.CallID
+		last := l.order[n-1]
+		o.SessionID, o.CallID = last.origin.SessionID, last.origin.CallID
+		return o, last
 	}
-	return o
+	return o, nil
+}
+
+// requestScope is the origin of a server request asking the user something
+// (sampling, elicitation), and a context that also ends when the call it is
+// made for ends: the user's answer is waited for within the call's timeout,
+// and Stop or a timeout withdraws the question. stop must be called.
+func (l *link) requestScope(ctx context.Context) (o Origin, scoped context.Context, stop func()) {
+	o, cs := l.originCall()
+	if cs == nil || cs.ctx == nil {
+		return o, ctx, func() {}
+	}
+	scoped, cancel := context.WithCancelCause(ctx)
+	unhook := context.AfterFunc(cs.ctx, func() {
+		cause := context.Cause(cs.ctx)
+		if cause == nil || errors.Is(cause, context.Canceled) {
+			cause = errors.New("the tool call ended")
+		}
+		cancel(cause)
+	})
+	return o, scoped, func() { unhook(); cancel(nil) }
 }
 
 func (l *link) addCall(cs *callState) {
@@ -482,6 +513,7 @@ func (l *link) call(ctx context.Context, tool string, args json.RawMessage, time
 	}
 	ctx, cancel := context.WithCancelCause(ctx)
 	defer cancel(nil)
+	cs.ctx = ctx
 	cs.mu.Lock()
 	cs.timer = time.AfterFunc(timeout, func() { cancel(&callTimeoutError{timeout}) })
 	cs.mu.Unlock()
@@ -518,7 +550,9 @@ func (h handlers) CreateMessage(ctx context.Context, req mcpgo.CreateMessageRequ
 		return nil, errors.New("sampling is not supported")
 	}
 	h.l.r.note("sampling/createMessage (%d messages)", len(req.CreateMessageParams.Messages))
-	res, err := smp.CreateMessage(ctx, SamplingRequest{Origin: h.l.origin(), Params: req.CreateMessageParams})
+	origin, ctx, stop := h.l.requestScope(ctx)
+	defer stop()
+	res, err := smp.CreateMessage(ctx, SamplingRequest{Origin: origin, Params: req.CreateMessageParams})
 	if err != nil {
 		return nil, err
 	}
@@ -534,7 +568,9 @@ func (h handlers) Elicit(ctx context.Context, req mcpgo.ElicitationRequest) (*mc
 		return nil, errors.New("elicitation is not supported")
 	}
 	p := req.Params
-	er := ElicitationRequest{Origin: h.l.origin(), Mode: cmp.Or(p.Mode, ElicitForm), Message: p.Message}
+	origin, ctx, stop := h.l.requestScope(ctx)
+	defer stop()
+	er := ElicitationRequest{Origin: origin, Mode: cmp.Or(p.Mode, ElicitForm), Message: p.Message}
 	switch er.Mode {
 	case ElicitForm:
 		form, err := ParseForm(p.RequestedSchema)

@@ -9,6 +9,7 @@ import {toAppError} from './errors'
 export const EVENT_ELICITATION = 'elicitation:needed'
 export const EVENT_SAMPLING = 'sampling:needed'
 export const EVENT_SAMPLING_RESULT = 'sampling:result'
+export const EVENT_ELICITATION_CLOSED = 'elicitation:closed'
 
 /** One field of a flat elicitation form (mcp.Field). */
 export interface FormField {
@@ -44,6 +45,12 @@ export interface ElicitationEvent {
   mode: 'form' | 'url'
   schema?: string
   url?: string
+}
+
+/** elicitation:closed: the request stopped waiting without an answer. */
+export interface ElicitationClosedEvent {
+  requestId: string
+  reason: string
 }
 
 export interface SamplingMessage {
@@ -95,6 +102,7 @@ export interface McpRequestHandlers {
   elicitation: (ev: ElicitationEvent) => void
   sampling: (ev: SamplingEvent) => void
   samplingResult: (ev: SamplingResultEvent) => void
+  elicitationClosed: (ev: ElicitationClosedEvent) => void
 }
 
 /** Subscribes to the MCP request events; returns the unsubscribe function. */
@@ -104,6 +112,7 @@ export function onMcpRequests(h: McpRequestHandlers): () => void {
     EventsOn(EVENT_ELICITATION, (ev: ElicitationEvent) => ev && h.elicitation(ev)),
     EventsOn(EVENT_SAMPLING, (ev: SamplingEvent) => ev && h.sampling(ev)),
     EventsOn(EVENT_SAMPLING_RESULT, (ev: SamplingResultEvent) => ev && h.samplingResult(ev)),
+    EventsOn(EVENT_ELICITATION_CLOSED, (ev: ElicitationClosedEvent) => ev && h.elicitationClosed(ev)),
   ]
   return () => offs.forEach((off) => off())
 }

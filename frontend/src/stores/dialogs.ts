@@ -2,13 +2,14 @@ import {create} from 'zustand'
 import {toAppError} from '../api/errors'
 import {
   type ElicitationAction,
+  type ElicitationClosedEvent,
   type ElicitationEvent,
   mcpRequestsApi,
   onMcpRequests,
   type SamplingEvent,
   type SamplingResultEvent,
 } from '../api/mcpRequests'
-import {toastError} from './toasts'
+import {toastError, useToasts} from './toasts'
 
 export interface ElicitationRequest extends ElicitationEvent {
   kind: 'elicitation'
@@ -35,13 +36,15 @@ interface DialogsState {
   answerElicitation: (requestId: string, action: ElicitationAction, content: Record<string, unknown> | null) => Promise<string | null>
   answerSampling: (requestId: string, approve: boolean) => Promise<void>
   dismiss: (requestId: string) => void
+  /** The backend stopped waiting for an elicitation (Stop, timeout): its dialog goes, with a note why. */
+  elicitationClosed: (ev: ElicitationClosedEvent) => void
 }
 
 function without(queue: McpRequest[], id: string) {
   return queue.filter((r) => r.requestId !== id)
 }
 
-export const useDialogs = create<DialogsState>()((set) => ({
+export const useDialogs = create<DialogsState>()((set, get) => ({
   queue: [],
   addElicitation: (ev) =>
     set((s) => (s.queue.some((r) => r.requestId === ev.requestId) ? s : {queue: [...s.queue, {...ev, kind: 'elicitation'}]})),
@@ -85,10 +88,26 @@ export const useDialogs = create<DialogsState>()((set) => ({
     if (!approve) set((s) => ({queue: without(s.queue, requestId)}))
   },
   dismiss: (requestId) => set((s) => ({queue: without(s.queue, requestId)})),
+  elicitationClosed: (ev) => {
+    const req = get().queue.find((r) => r.requestId === ev.requestId)
+    if (!req) return
+    set((s) => ({queue: without(s.queue, ev.requestId)}))
+    useToasts.getState().push({tone: 'info', title: `${req.connector || 'The connector'} withdrew its question`, message: capitalize(ev.reason)})
+  },
 }))
+
+function capitalize(s: string): string {
+  const t = s.trim() || 'it stopped waiting for an answer'
+  return t.charAt(0).toUpperCase() + t.slice(1) + (/[.!?]$/.test(t) ? '' : '.')
+}
 
 /** Subscribes the dialogs queue to the backend's MCP request events. */
 export function syncDialogs(): () => void {
   const s = useDialogs.getState()
-  return onMcpRequests({elicitation: s.addElicitation, sampling: s.addSampling, samplingResult: s.samplingResult})
+  return onMcpRequests({
+    elicitation: s.addElicitation,
+    sampling: s.addSampling,
+    samplingResult: s.samplingResult,
+    elicitationClosed: s.elicitationClosed,
+  })
 }

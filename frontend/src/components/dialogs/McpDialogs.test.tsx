@@ -3,6 +3,7 @@ import userEvent from '@testing-library/user-event'
 import {afterEach, beforeEach, describe, expect, it, vi} from 'vitest'
 import {type FakeBackend, installFakeBackend} from '../../test/fakeBackend'
 import {syncDialogs, useDialogs} from '../../stores/dialogs'
+import {useToasts} from '../../stores/toasts'
 import {DialogHost} from './DialogHost'
 
 const schema = {
@@ -127,6 +128,19 @@ describe('ElicitationDialog', () => {
     elicit({requestId: 'e2'})
     await user.click(await screen.findByTestId('elicitation-cancel'))
     expect(answerElicitation).toHaveBeenLastCalledWith('e2', 'cancel', '')
+  })
+
+  it('goes away with a note when the backend withdraws the question', async () => {
+    render(<DialogHost />)
+    elicit()
+    expect(await screen.findByTestId('elicitation-dialog')).toBeInTheDocument()
+    act(() => backend.emit('elicitation:closed', {requestId: 'other', reason: 'x'}))
+    expect(screen.getByTestId('elicitation-dialog')).toBeInTheDocument()
+    act(() => backend.emit('elicitation:closed', {requestId: 'e1', reason: 'the tool call ended before you answered'}))
+    await waitFor(() => expect(screen.queryByTestId('elicitation-dialog')).not.toBeInTheDocument())
+    const toast = useToasts.getState().toasts.at(-1)
+    expect(toast).toMatchObject({tone: 'info', title: 'Files withdrew its question', message: 'The tool call ended before you answered.'})
+    expect(answerElicitation).not.toHaveBeenCalled()
   })
 
   it('asks consent for a URL; Open accepts', async () => {
