@@ -58,3 +58,16 @@ export function isBareFailure(m: Message): boolean {
     !(m.parts ?? []).some((p) => (p.type === 'text' || p.type === 'reasoning') ? !!p.text : p.type === 'tool_call')
   )
 }
+
+/**
+ * The view after the user message editedSeq was sent again as added: the
+ * messages before the edited one, then the new branch. The old branch was
+ * all stored before added, the new one from added on, so seqs tell them
+ * apart whatever order the saved events arrived in.
+ */
+export function afterEdit(messages: readonly Message[], editedSeq: number, added: Message): Message[] {
+  return upsertMessage(
+    messages.filter((m) => m.seq < editedSeq || m.seq >= added.seq),
+    added,
+  )
+}
