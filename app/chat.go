@@ -66,8 +66,10 @@ type chatState struct {
 
 type runState struct {
 	id, sessionID string
-	cancel        context.CancelFunc
-	control       *agent.Control
+	// edit is set for EditAndResend's runs, whose user message has siblings.
+	edit    bool
+	cancel  context.CancelFunc
+	control *agent.Control
 }
 
 type pendingApproval struct {
@@ -122,10 +124,16 @@ func (a *App) chatOrErr() (*chatState, error) {
 	return a.chat, nil
 }
 
-// startRun launches a run on its own goroutine. It returns once the user's
-// message is stored (or the run failed before that), so the caller can
-// show it.
-func (c *chatState) startRun(sessionID, text string, retry bool) (string, *chat.Message, error) {
+// errRunning refuses a change to a chat whose reply is still running.
+func errRunning() error {
+	return chat.E(chat.ErrConflict, "a reply is still running in this chat; stop it first")
+}
+
+// startRun launches the run in (SessionID, Text, Retry, Edit; RunID and
+// Control are set here) on its own goroutine. It returns once the user's
+// message is stored (or the run failed before that), with the message as
+// the UI shows it.
+func (c *chatState) startRun(in agent.RunInput) (string, *MessageDTO, error) {
 	ag, err := c.getAgent()
 	if err != nil {
 		return "", nil, err
@@ -134,34 +142,43 @@ func (c *chatState) startRun(sessionID, text string, retry bool) (string, *chat.
 	root := c.app.root
 	c.app.mu.RUnlock()
 
-	if !retry {
-		c.pickDefaultModel(sessionID)
+	if !in.Retry {
+		c.pickDefaultModel(in.SessionID)
 	}
 	c.mu.Lock()
-	for _, r := range c.runs {
-		if r.sessionID == sessionID {
-			c.mu.Unlock()
-			return "", nil, chat.E(chat.ErrConflict, "a reply is still running in this chat; stop it first")
-		}
+	if c.runningLocked(in.SessionID) {
+		c.mu.Unlock()
+		return "", nil, errRunning()
 	}
 	ctx, cancel := context.WithCancel(root)
-	rs := &runState{id: chat.NewID(), sessionID: sessionID, cancel: cancel, control: &agent.Control{}}
+	rs := &runState{id: chat.NewID(), sessionID: in.SessionID, edit: in.Edit != 0, cancel: cancel, control: &agent.Control{}}
 	c.runs[rs.id] = rs
 	c.mu.Unlock()
 
+	in.RunID, in.Control = rs.id, rs.control
 	started := make(chan startResult, 1)
 	sink := &runSink{c: c, run: rs, started: started}
 	c.app.work.Add(1)
 	go func() {
 		defer c.app.work.Done()
 		defer c.finish(rs)
-		_, _ = ag.Run(ctx, agent.RunInput{RunID: rs.id, SessionID: sessionID, Text: text, Retry: retry, Control: rs.control}, sink)
+		_, _ = ag.Run(ctx, in, sink)
 	}()
-	if retry {
+	if in.Retry {
 		return rs.id, nil, nil
 	}
 	res := <-started
 	return rs.id, res.msg, res.err
+}
+
+// runningLocked reports whether sessionID has a run; c.mu must be held.
+func (c *chatState) runningLocked(sessionID string) bool {
+	for _, r := range c.runs {
+		if r.sessionID == sessionID {
+			return true
+		}
+	}
+	return false
 }
 
 // pickDefaultModel gives a session with no provider the first provider the
@@ -190,10 +207,12 @@ func (c *chatState) pickDefaultModel(sessionID string) {
 }
 
 type startResult struct {
-	msg *chat.Message
+	msg *MessageDTO
 	err error
 }
 
+// finish forgets a run and its pending approvals; calling it again is a
+// no-op.
 func (c *chatState) finish(rs *runState) {
 	rs.cancel()
 	c.mu.Lock()
@@ -274,6 +293,9 @@ func (s *runSink) Emit(ev agent.Event) {
 		s.saved(e)
 	case agent.RunFinished:
 		s.signal(startResult{err: e.Err}) // a run that failed before storing the message
+		// The run is over: forget it before telling the UI, so a message,
+		// edit or branch switch sent on run:finished is not refused.
+		s.c.finish(s.run)
 		fin := FinishedDTO{RunID: id, SessionID: s.run.sessionID, Canceled: e.Canceled,
 			Usage: UsageDTO{InputTokens: e.Usage.InputTokens, OutputTokens: e.Usage.OutputTokens}}
 		if e.Err != nil && !e.Canceled {
@@ -299,11 +321,15 @@ func (s *runSink) saved(e agent.MessageSaved) {
 		s.c.app.log.Warn("load saved message", "session", s.run.sessionID, "seq", e.Seq, "err", err)
 		return
 	}
+	dto := messageDTO(m)
 	if m.Role == chat.RoleUser {
 		s.c.app.titleFromFirstMessage(ctx, st, s.run.sessionID, m.Text())
-		s.signal(startResult{msg: &m})
+		if s.run.edit {
+			dto.Branch = s.c.app.branchOf(ctx, st, s.run.sessionID, m.Seq)
+		}
+		s.signal(startResult{msg: &dto})
 	}
-	s.c.getBridge().Event(s.run.id, EventMessageSaved, SavedDTO{RunID: s.run.id, SessionID: s.run.sessionID, Message: messageDTO(m)})
+	s.c.getBridge().Event(s.run.id, EventMessageSaved, SavedDTO{RunID: s.run.id, SessionID: s.run.sessionID, Message: dto})
 	if m.Role == chat.RoleUser {
 		s.c.app.emit(EventSessionsChanged)
 	}
@@ -355,7 +381,7 @@ func (a *App) RetryTurn(sessionID string) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	id, _, err := c.startRun(sessionID, "", true)
+	id, _, err := c.startRun(agent.RunInput{SessionID: sessionID, Retry: true})
 	return id, err
 }
 

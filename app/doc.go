@@ -15,6 +15,13 @@
 // from the frontend; mu guards the fields set in startup and shutdown, and the
 // store serialises its own writes.
 //
+// Branches (branches.go): a run appends to its session's active branch, so
+// nothing may move that branch while a run is on. EditAndResend starts its
+// run through startRun, whose check and registration of the session's run
+// happen under chatState.mu; SwitchBranch moves the branch while holding
+// the same lock after checking that no run is registered. A run leaves the
+// registry before its run:finished event goes out.
+//
 // Browser sign-ins (accounts.go) follow the same rule: SignIn returns the
 // login at once, and a goroutine app/ starts holds the login's context (a
 // child of the root) until the manager reports the login's one terminal

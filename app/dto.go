@@ -77,6 +77,19 @@ type MessageDTO struct {
 	Provider  string    `json:"provider,omitempty"`
 	Model     string    `json:"model,omitempty"`
 	RunID     string    `json:"runId,omitempty"`
+	// Branch is set on a message that has other versions (made by editing
+	// and resending); nil when it is the only one.
+	Branch *BranchDTO `json:"branch,omitempty"`
+}
+
+// BranchDTO places a message among its versions, oldest first: Index is
+// 0-based, Count includes the message, and Prev and Next are the Seq of
+// the versions either side (0 at the ends), to pass to SwitchBranch.
+type BranchDTO struct {
+	Index int    `json:"index"`
+	Count int    `json:"count"`
+	Prev  uint64 `json:"prev"`
+	Next  uint64 `json:"next"`
 }
 
 // SessionViewDTO is everything the chat pane needs to open a session.

@@ -149,7 +149,8 @@ func (a *App) DeleteSession(id string) error {
 	return nil
 }
 
-// OpenSession returns a session with its history and remembers it as the
+// OpenSession returns a session with its history (the active branch, each
+// edited message with its place among its versions) and remembers it as the
 // one to reopen at the next launch.
 func (a *App) OpenSession(id string) (SessionViewDTO, error) {
 	st, ctx, cancel, err := a.ready()
@@ -161,22 +162,15 @@ func (a *App) OpenSession(id string) (SessionViewDTO, error) {
 	if err != nil {
 		return SessionViewDTO{}, err
 	}
-	msgs, err := st.Messages(ctx, id)
+	path, err := st.ActivePath(ctx, id)
 	if err != nil {
 		return SessionViewDTO{}, err
 	}
-	msgs = a.settleInterrupted(ctx, st, id, msgs)
+	path.Messages = a.settleInterrupted(ctx, st, id, path.Messages)
 	if err := st.PutSetting(ctx, settingLastSession, id); err != nil {
 		a.log.Warn("remember last session", "err", err)
 	}
-	view := SessionViewDTO{Session: sessionDTO(s), Messages: make([]MessageDTO, 0, len(msgs))}
-	for _, m := range msgs {
-		if m.Status == agent.StatusSuperseded {
-			continue // an abandoned attempt: never shown, never sent
-		}
-		view.Messages = append(view.Messages, messageDTO(m))
-	}
-	return view, nil
+	return sessionView(s, path), nil
 }
 
 // maxMessageLen bounds one typed message (1 MiB of text).
@@ -186,18 +180,15 @@ const maxMessageLen = 1 << 20
 // the message is stored; the reply streams as events. A chat without a usable
 // provider still keeps the message: the run then fails with a sign-in hint.
 func (a *App) SendMessage(sessionID, text string) (SendResultDTO, error) {
-	if strings.TrimSpace(text) == "" {
-		return SendResultDTO{}, fmt.Errorf("the message is empty: %w", chat.ErrInvalid)
-	}
-	if len(text) > maxMessageLen {
-		return SendResultDTO{}, fmt.Errorf("the message is %d bytes, at most %d allowed: %w", len(text), maxMessageLen, chat.ErrInvalid)
+	if err := checkText(text); err != nil {
+		return SendResultDTO{}, err
 	}
 	if a.chat != nil {
-		runID, m, err := a.chat.startRun(sessionID, text, false)
+		runID, m, err := a.chat.startRun(agent.RunInput{SessionID: sessionID, Text: text})
 		if err != nil {
 			return SendResultDTO{}, err
 		}
-		return SendResultDTO{RunID: runID, Message: messageDTO(*m)}, nil
+		return SendResultDTO{RunID: runID, Message: *m}, nil
 	}
 	st, ctx, cancel, err := a.ready()
 	if err != nil {
@@ -214,6 +205,17 @@ func (a *App) SendMessage(sessionID, text string) (SendResultDTO, error) {
 	a.titleFromFirstMessage(ctx, st, sessionID, text)
 	a.emit(EventSessionsChanged)
 	return SendResultDTO{Message: messageDTO(m)}, nil
+}
+
+// checkText refuses a typed message that is empty or too long.
+func checkText(text string) error {
+	if strings.TrimSpace(text) == "" {
+		return fmt.Errorf("the message is empty: %w", chat.ErrInvalid)
+	}
+	if len(text) > maxMessageLen {
+		return fmt.Errorf("the message is %d bytes, at most %d allowed: %w", len(text), maxMessageLen, chat.ErrInvalid)
+	}
+	return nil
 }
 
 var errUnchanged = errors.New("unchanged")

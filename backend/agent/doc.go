@@ -11,7 +11,10 @@
 // # A turn
 //
 //  1. The user message is stored before any network call (Run with Retry
-//     skips this and answers the last one again).
+//     skips this and answers the last one again). History is the session's
+//     active branch. Run with Edit stores the message as a sibling of an
+//     earlier user message instead (the store keeps the old continuation as
+//     another branch) and answers it with only the history before it.
 //  2. Right before each request the agent reads the session (provider,
 //     model, approval policy, grants) and asks Tools for the overlay of the
 //     session's current provider, so a tool toggled or a provider switched

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"runtime/debug"
+	"slices"
 	"sync"
 	"time"
 
@@ -24,6 +25,11 @@ type RunInput struct {
 	// Retry runs the session's last turn again without a new user message:
 	// after a failed turn, or one that reached the step cap.
 	Retry bool
+	// Edit, if set, is the Seq of a user message of the active branch that
+	// Text and Files replace: the new message is stored as its sibling (the
+	// old one and its continuation stay, as another branch) and the turn
+	// answers it with only the history before it.
+	Edit uint64
 	// Control, if set, lets the app call ApplyNow while the run streams.
 	Control *Control
 }
@@ -94,12 +100,24 @@ func (r *run) turn(ctx context.Context) error {
 		return err
 	}
 	r.history = history
-	if r.in.Retry {
+	switch {
+	case r.in.Retry && r.in.Edit != 0:
+		return chat.E(chat.ErrInvalid, "a turn cannot be retried and edited at once")
+	case r.in.Retry:
 		if err := checkRetry(sendableHistory(history)); err != nil {
 			return err
 		}
-	} else if err := r.saveUserMessage(ctx); err != nil {
-		return err
+	default:
+		if r.in.Edit != 0 {
+			i, err := editedMessage(history, r.in.Edit)
+			if err != nil {
+				return err
+			}
+			r.history = history[:i:i]
+		}
+		if err := r.saveUserMessage(ctx); err != nil {
+			return err
+		}
 	}
 	r.promptID = r.history[lastUserMessage(r.history)].ID
 	for step := 1; ; step++ {
@@ -133,15 +151,33 @@ func (r *run) saveUserMessage(ctx context.Context) error {
 	for _, f := range r.in.Files {
 		parts = append(parts, f)
 	}
-	m, err := r.a.store.AppendMessage(context.WithoutCancel(ctx), r.in.SessionID, chat.Message{
-		Role: chat.RoleUser, Parts: parts, RunID: r.in.RunID, Status: chat.StatusComplete,
-	})
+	msg := chat.Message{Role: chat.RoleUser, Parts: parts, RunID: r.in.RunID, Status: chat.StatusComplete}
+	wctx := context.WithoutCancel(ctx)
+	var m chat.Message
+	var err error
+	if r.in.Edit != 0 {
+		m, err = r.a.store.ForkMessage(wctx, r.in.SessionID, r.in.Edit, msg)
+	} else {
+		m, err = r.a.store.AppendMessage(wctx, r.in.SessionID, msg)
+	}
 	if err != nil {
 		return fmt.Errorf("agent: save the user message: %w", err)
 	}
 	r.history = append(r.history, m)
 	r.emit(MessageSaved{RunID: r.in.RunID, MessageID: m.ID, Seq: m.Seq, Role: m.Role, Status: m.Status})
 	return nil
+}
+
+// editedMessage finds the user message seq in history (the active branch).
+func editedMessage(history []chat.Message, seq uint64) (int, error) {
+	i := slices.IndexFunc(history, func(m chat.Message) bool { return m.Seq == seq })
+	switch {
+	case i < 0:
+		return 0, chat.E(chat.ErrNotFound, "message %d is not in the conversation shown; switch to its branch first", seq)
+	case history[i].Role != chat.RoleUser:
+		return 0, chat.E(chat.ErrInvalid, "message %d is not yours; only your own messages can be edited", seq)
+	}
+	return i, nil
 }
 
 // checkRetry refuses to retry a turn that ended with a final reply.

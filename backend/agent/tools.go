@@ -146,8 +146,14 @@ func (d Decision) String() string {
 type Store interface {
 	Session(ctx context.Context, id string) (chat.Session, error)
 	UpdateSession(ctx context.Context, id string, fn func(*chat.Session) error) (chat.Session, error)
+	// Messages returns the session's active branch, oldest first.
 	Messages(ctx context.Context, sessionID string) ([]chat.Message, error)
+	// AppendMessage adds msg after the session's head (the last message of
+	// its active branch) and moves the head to it.
 	AppendMessage(ctx context.Context, sessionID string, msg chat.Message) (chat.Message, error)
+	// ForkMessage stores msg as a sibling of the message at seq and moves
+	// the head to it; the old branch is kept.
+	ForkMessage(ctx context.Context, sessionID string, seq uint64, msg chat.Message) (chat.Message, error)
 	PutMessage(ctx context.Context, sessionID string, msg chat.Message) error
 }
 

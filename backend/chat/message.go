@@ -32,9 +32,14 @@ const (
 // Message is one entry of a session's history: a role and ordered parts.
 type Message struct {
 	// Seq orders messages inside a session; the store assigns it.
-	Seq  uint64 `json:"seq"`
-	ID   string `json:"id"`
-	Role Role   `json:"role"`
+	Seq uint64 `json:"seq"`
+	// Parent is the Seq of the message before this one on its branch (0
+	// for the first message). Messages form a tree: editing a message
+	// adds a sibling with the same Parent and keeps the old continuation.
+	// The store assigns it.
+	Parent uint64 `json:"parent,omitempty"`
+	ID     string `json:"id"`
+	Role   Role   `json:"role"`
 	// Parts are kept in the order they were produced.
 	Parts Parts `json:"parts"`
 

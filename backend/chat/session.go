@@ -45,6 +45,11 @@ type Session struct {
 	// ToolsRevision is bumped by every change to the session's tool overlay.
 	ToolsRevision int64 `json:"toolsRevision"`
 
+	// Head is the Seq of the last message of the active branch (0 before
+	// the first message): the conversation shown and sent runs from the
+	// root to it. Only the store's message methods move it.
+	Head uint64 `json:"head,omitempty"`
+
 	CreatedAt time.Time `json:"createdAt"`
 	UpdatedAt time.Time `json:"updatedAt"`
 }

@@ -11,18 +11,29 @@
 //	    app         -> "maestro"                 marks the file as ours
 //	    version     -> uint64, big-endian        last migration applied
 //	sessions/
-//	    <sessionID> -> JSON chat.Session
+//	    <sessionID> -> JSON chat.Session         head: seq of the active
+//	                                             branch's last message
 //	messages/
 //	    <sessionID>/                             one bucket per session
 //	        <seq>   -> JSON chat.Message         seq: uint64 big-endian from
 //	                                             NextSequence, so a cursor
-//	                                             walks in chronological order
+//	                                             walks in chronological order;
+//	                                             parent: seq of the message
+//	                                             before it on its branch
+//	                                             (absent for a first message)
 //	connectors/
 //	    <connectorID> -> JSON connector config   (owned by backend/mcp)
 //	registry/
 //	    <sessionID> -> JSON registry snapshot    (owned by backend/mcp)
 //	settings/
 //	    <key>       -> JSON value
+//
+// A session's messages form a tree (see branches.go). Editing a message
+// stores a sibling with the same parent (ForkMessage) and keeps the old
+// continuation; the session's head says which branch is shown and sent.
+// Messages returns the path from the root to the head. A parent is always
+// older than its children, so one cursor pass from the newest key meets the
+// path in reverse order, decoding nothing off it.
 //
 // Values are JSON through getJSON and putJSON. Bytes read from bbolt are only
 // valid inside their transaction, so every read decodes or copies before the

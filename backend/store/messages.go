@@ -9,10 +9,25 @@ import (
 	"maestro/backend/chat"
 )
 
-// AppendMessage adds msg to the end of a session's history. It assigns Seq
-// (and ID and CreatedAt when empty), bumps the session's UpdatedAt in the
-// same transaction, and returns the stored message.
+// AppendMessage adds msg to the end of the session's active branch: its
+// Parent is the session's Head, and Head moves to it. It assigns Seq (and ID
+// and CreatedAt when empty), bumps the session's UpdatedAt in the same
+// transaction, and returns the stored message.
 func (s *Store) AppendMessage(ctx context.Context, sessionID string, msg chat.Message) (chat.Message, error) {
+	m, err := s.appendMessage(ctx, sessionID, msg, func(_ *bolt.Bucket, sess chat.Session) (uint64, error) {
+		return sess.Head, nil
+	})
+	if err != nil {
+		return chat.Message{}, fmt.Errorf("store: append message to session %s: %w", sessionID, err)
+	}
+	return m, nil
+}
+
+// appendMessage stores msg under the parent that parentOf picks, inside one
+// transaction that also moves the session's Head to it and its UpdatedAt
+// forward. A failure writes nothing and consumes no sequence number.
+func (s *Store) appendMessage(ctx context.Context, sessionID string, msg chat.Message,
+	parentOf func(b *bolt.Bucket, sess chat.Session) (uint64, error)) (chat.Message, error) {
 	if msg.ID == "" {
 		msg.ID = chat.NewID()
 	}
@@ -20,7 +35,19 @@ func (s *Store) AppendMessage(ctx context.Context, sessionID string, msg chat.Me
 		msg.CreatedAt = now()
 	}
 	err := s.update(ctx, func(tx *bolt.Tx) error {
+		sessions, err := mustBucket(tx, bucketSessions)
+		if err != nil {
+			return err
+		}
+		sess, err := getJSON[chat.Session](sessions, []byte(sessionID))
+		if err != nil {
+			return fmt.Errorf("session %s: %w", sessionID, err)
+		}
 		b, err := sessionMessages(tx, sessionID, true)
+		if err != nil {
+			return err
+		}
+		parent, err := parentOf(b, sess)
 		if err != nil {
 			return err
 		}
@@ -28,31 +55,40 @@ func (s *Store) AppendMessage(ctx context.Context, sessionID string, msg chat.Me
 		if err != nil {
 			return err
 		}
-		msg.Seq = seq
+		msg.Seq, msg.Parent = seq, parent
 		if err := putJSON(b, seqKey(seq), msg); err != nil {
 			return err
 		}
-		return touchSession(tx, sessionID)
+		sess.Head = seq
+		sess.UpdatedAt = later(now(), sess.UpdatedAt)
+		return putJSON(sessions, []byte(sessionID), sess)
 	})
 	if err != nil {
-		return chat.Message{}, fmt.Errorf("store: append message to session %s: %w", sessionID, err)
+		return chat.Message{}, err
 	}
 	return msg, nil
 }
 
 // PutMessage replaces the stored message with the same Seq, for example to
-// checkpoint a streaming reply or to record its final state.
+// checkpoint a streaming reply or to record its final state. The message
+// keeps its place in the tree: the stored Parent wins over msg.Parent, and
+// the session's Head does not move, so a message off the active branch can
+// be rewritten too.
 func (s *Store) PutMessage(ctx context.Context, sessionID string, msg chat.Message) error {
 	err := s.update(ctx, func(tx *bolt.Tx) error {
 		b, err := sessionMessages(tx, sessionID, false)
 		if err != nil {
 			return err
 		}
-		k := seqKey(msg.Seq)
-		if msg.Seq == 0 || b.Get(k) == nil {
+		if b == nil || msg.Seq == 0 {
 			return fmt.Errorf("message %d: %w", msg.Seq, chat.ErrNotFound)
 		}
-		if err := putJSON(b, k, msg); err != nil {
+		parent, err := parentOf(b, msg.Seq)
+		if err != nil {
+			return err
+		}
+		msg.Parent = parent
+		if err := putJSON(b, seqKey(msg.Seq), msg); err != nil {
 			return err
 		}
 		return touchSession(tx, sessionID)
@@ -63,25 +99,24 @@ func (s *Store) PutMessage(ctx context.Context, sessionID string, msg chat.Messa
 	return nil
 }
 
-// Messages returns a session's history in order.
+// Messages returns the session's active branch: the messages from the
+// first one to the session's Head, in order. Messages on other branches
+// are skipped without being decoded.
 func (s *Store) Messages(ctx context.Context, sessionID string) ([]chat.Message, error) {
 	var out []chat.Message
 	err := s.view(ctx, func(tx *bolt.Tx) error {
-		b, err := sessionMessages(tx, sessionID, false)
+		b, sess, err := sessionTree(tx, sessionID)
 		if err != nil {
 			return err
 		}
-		if b == nil {
-			return nil
-		}
-		out = make([]chat.Message, 0, b.Stats().KeyN)
-		return eachJSON(b, func(_ []byte, m chat.Message) error {
-			out = append(out, m)
-			return nil
-		})
+		out, _, err = readPath(b, sess.Head, false)
+		return err
 	})
 	if err != nil {
 		return nil, fmt.Errorf("store: messages of session %s: %w", sessionID, err)
+	}
+	if out == nil {
+		out = []chat.Message{}
 	}
 	return out, nil
 }

@@ -3,6 +3,7 @@ package store
 import (
 	"bytes"
 	"encoding/binary"
+	"encoding/json"
 	"errors"
 	"fmt"
 
@@ -23,6 +24,7 @@ type migration struct {
 // migrations_test.go, and TestEveryMigrationHasATest enforces that.
 var migrations = []migration{
 	{version: 1, name: "create the top-level buckets", migrate: createBuckets},
+	{version: 2, name: "link messages into a tree", migrate: linkMessages},
 }
 
 // SchemaVersion is the version a fully migrated file has.
@@ -35,6 +37,84 @@ func createBuckets(tx *bolt.Tx) error {
 		}
 	}
 	return nil
+}
+
+// linkMessages turns each session's linear history into a one-branch tree:
+// every message's parent is the message before it, and the session's head
+// is its last message. Records are patched as generic JSON objects, so the
+// migration does not depend on later shapes of chat.Message.
+func linkMessages(tx *bolt.Tx) error {
+	all, err := mustBucket(tx, bucketMessages)
+	if err != nil {
+		return err
+	}
+	sessions, err := mustBucket(tx, bucketSessions)
+	if err != nil {
+		return err
+	}
+	var ids [][]byte
+	if err := all.ForEachBucket(func(k []byte) error {
+		ids = append(ids, bytes.Clone(k))
+		return nil
+	}); err != nil {
+		return err
+	}
+	for _, id := range ids {
+		last, err := linkSession(all.Bucket(id))
+		if err != nil {
+			return fmt.Errorf("session %s: %w", id, err)
+		}
+		if last == 0 || sessions.Get(id) == nil {
+			continue
+		}
+		if err := patchJSON(sessions, id, "head", last); err != nil {
+			return fmt.Errorf("session %s: %w", id, err)
+		}
+	}
+	return nil
+}
+
+// linkSession sets each message's parent to the one before it in key order
+// and returns the last key. Writes wait until the cursor is done, since
+// bbolt cursors do not survive changes to their bucket.
+func linkSession(b *bolt.Bucket) (uint64, error) {
+	type patch struct {
+		key    []byte
+		parent uint64
+	}
+	var patches []patch
+	var prev uint64
+	c := b.Cursor()
+	for k, v := c.First(); k != nil; k, v = c.Next() {
+		if v == nil {
+			continue
+		}
+		patches = append(patches, patch{bytes.Clone(k), prev})
+		prev = binary.BigEndian.Uint64(k)
+	}
+	for _, p := range patches {
+		if p.parent == 0 {
+			continue // the first message is a root
+		}
+		if err := patchJSON(b, p.key, "parent", p.parent); err != nil {
+			return 0, err
+		}
+	}
+	return prev, nil
+}
+
+// patchJSON sets one field of the JSON object stored at k.
+func patchJSON(b *bolt.Bucket, k []byte, field string, v any) error {
+	obj, err := getJSON[map[string]json.RawMessage](b, k)
+	if err != nil {
+		return err
+	}
+	raw, err := json.Marshal(v)
+	if err != nil {
+		return fmt.Errorf("encode %s of %q: %w", field, k, err)
+	}
+	obj[field] = raw
+	return putJSON(b, k, obj)
 }
 
 // migrate runs every pending migration in one Update transaction, after

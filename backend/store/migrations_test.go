@@ -3,10 +3,15 @@ package store
 import (
 	"encoding/binary"
 	"errors"
+	"fmt"
 	"path/filepath"
+	"reflect"
+	"strings"
 	"testing"
 
 	bolt "go.etcd.io/bbolt"
+
+	"maestro/backend/chat"
 )
 
 // migrationTests holds one test per migration version. A migration without
@@ -25,6 +30,79 @@ var migrationTests = map[uint64]func(t *testing.T, db *bolt.DB){
 			t.Fatal(err)
 		}
 	},
+	2: func(t *testing.T, db *bolt.DB) {
+		ctx := t.Context()
+		s := &Store{db: db}
+		sess, err := s.Session(ctx, "linear")
+		if err != nil || sess.Head != 3 || sess.Title != "Old linear" || sess.ToolsRevision != 2 {
+			t.Errorf("linear session = %+v, %v; want head 3 and its other fields kept", sess, err)
+		}
+		msgs, err := s.Messages(ctx, "linear")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := seqs(msgs); !reflect.DeepEqual(got, []uint64{1, 2, 3}) {
+			t.Fatalf("Messages = %v, want [1 2 3]", got)
+		}
+		for i, m := range msgs {
+			if m.Parent != uint64(i) || m.Text() != fmt.Sprintf("text %d", i+1) || m.Status != chat.StatusComplete {
+				t.Errorf("message %d = parent %d, %q, %s; want parent %d and its content kept", m.Seq, m.Parent, m.Text(), m.Status, i)
+			}
+		}
+		if empty, err := s.Session(ctx, "empty"); err != nil || empty.Head != 0 {
+			t.Errorf("empty session = %+v, %v; want head 0", empty, err)
+		}
+		// The next message continues the migrated branch.
+		next, err := s.AppendMessage(ctx, "linear", chat.Message{Role: chat.RoleUser})
+		if err != nil || next.Seq != 4 || next.Parent != 3 {
+			t.Errorf("append after migration = seq %d parent %d, %v; want 4 after 3", next.Seq, next.Parent, err)
+		}
+		_ = db.View(func(tx *bolt.Tx) error {
+			if raw := tx.Bucket(bucketMessages).Bucket([]byte("orphan")).Get(seqKey(1)); !strings.Contains(string(raw), `"text 1"`) {
+				t.Errorf("orphan message = %s; want it left readable", raw)
+			}
+			return nil
+		})
+	},
+}
+
+// migrationSeeds write data in the layout of the version before a
+// migration, so its test can check what the migration made of it.
+var migrationSeeds = map[uint64]func(tx *bolt.Tx) error{
+	2: seedLinearHistory,
+}
+
+// seedLinearHistory writes sessions as schema 1 stored them: messages with
+// no parent, sessions with no head. "linear" has three messages, "empty"
+// none, and "orphan" is a message bucket whose session is gone.
+func seedLinearHistory(tx *bolt.Tx) error {
+	sessions, msgs := tx.Bucket(bucketSessions), tx.Bucket(bucketMessages)
+	for id, n := range map[string]uint64{"linear": 3, "empty": 0, "orphan": 1} {
+		if id != "orphan" {
+			sess := fmt.Sprintf(`{"id":%q,"title":"Old %s","toolsRevision":2,"createdAt":"2026-01-02T03:04:05Z","updatedAt":"2026-01-02T03:04:06Z"}`, id, id)
+			if err := sessions.Put([]byte(id), []byte(sess)); err != nil {
+				return err
+			}
+		}
+		if n == 0 {
+			continue
+		}
+		b, err := msgs.CreateBucket([]byte(id))
+		if err != nil {
+			return err
+		}
+		for seq := uint64(1); seq <= n; seq++ {
+			if _, err := b.NextSequence(); err != nil {
+				return err
+			}
+			role := map[bool]string{true: "user", false: "assistant"}[seq%2 == 1]
+			m := fmt.Sprintf(`{"seq":%d,"id":"m%d","role":%q,"parts":[{"type":"text","text":"text %d"}],"status":"complete","createdAt":"2026-01-02T03:04:05Z"}`, seq, seq, role, seq)
+			if err := b.Put(seqKey(seq), []byte(m)); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
 }
 
 func TestEveryMigrationHasATest(t *testing.T) {
@@ -54,6 +132,11 @@ func TestMigrations(t *testing.T) {
 			err = db.Update(func(tx *bolt.Tx) error {
 				if err := runMigrations(tx, 0, migrations[:m.version-1]); err != nil {
 					return err
+				}
+				if seed := migrationSeeds[m.version]; seed != nil {
+					if err := seed(tx); err != nil {
+						return fmt.Errorf("seed: %w", err)
+					}
 				}
 				return runMigrations(tx, m.version-1, migrations[:m.version])
 			})

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"sync/atomic"
 	"time"
 
 	bolt "go.etcd.io/bbolt"
@@ -14,9 +15,25 @@ import (
 	"maestro/backend/chat"
 )
 
+// lastStamp is the last time now returned, in Unix milliseconds.
+var lastStamp atomic.Int64
+
 // now is the store's clock: UTC, millisecond precision, no monotonic part,
-// so a value read back equals the value written.
-func now() time.Time { return time.Now().UTC().Truncate(time.Millisecond) }
+// so a value read back equals the value written. Within a process every
+// call returns a later time than the one before, so two writes in the same
+// millisecond still order sessions by activity.
+func now() time.Time {
+	t := time.Now().UTC().UnixMilli()
+	for {
+		last := lastStamp.Load()
+		if t <= last {
+			t = last + 1
+		}
+		if lastStamp.CompareAndSwap(last, t) {
+			return time.UnixMilli(t).UTC()
+		}
+	}
+}
 
 // CreateSession stores a new session. It mints the id and times when they
 // are empty and returns the stored value.
@@ -33,6 +50,7 @@ func (s *Store) CreateSession(ctx context.Context, sess chat.Session) (chat.Sess
 	if sess.Approval == "" {
 		sess.Approval = chat.ApprovalAsk
 	}
+	sess.Head = 0 // no messages yet
 	err := s.update(ctx, func(tx *bolt.Tx) error {
 		b, err := mustBucket(tx, bucketSessions)
 		if err != nil {
@@ -92,8 +110,8 @@ func (s *Store) Sessions(ctx context.Context) ([]chat.Session, error) {
 }
 
 // UpdateSession applies fn to the stored session inside one write
-// transaction. If fn returns an error nothing is written. The id and
-// creation time cannot be changed. UpdatedAt is the time of the last
+// transaction. If fn returns an error nothing is written. The id, creation
+// time and Head cannot be changed (the message methods own Head). UpdatedAt is the time of the last
 // message (AppendMessage and PutMessage move it), so settings changes such as
 // a rename or a tool toggle do not reorder the session list.
 func (s *Store) UpdateSession(ctx context.Context, id string, fn func(*chat.Session) error) (chat.Session, error) {
@@ -107,11 +125,11 @@ func (s *Store) UpdateSession(ctx context.Context, id string, fn func(*chat.Sess
 		if err != nil {
 			return err
 		}
-		created := sess.CreatedAt
+		created, head := sess.CreatedAt, sess.Head
 		if err := fn(&sess); err != nil {
 			return err
 		}
-		sess.ID, sess.CreatedAt = id, created
+		sess.ID, sess.CreatedAt, sess.Head = id, created, head
 		return putJSON(b, []byte(id), sess)
 	})
 	if err != nil {

@@ -133,10 +133,10 @@ func TestMessagesRoundTrip(t *testing.T) {
 		if err != nil {
 			t.Fatalf("append %s: %v", want[i].ID, err)
 		}
-		if stored.Seq != uint64(i+1) {
-			t.Errorf("append %s: seq = %d, want %d", want[i].ID, stored.Seq, i+1)
+		if stored.Seq != uint64(i+1) || stored.Parent != uint64(i) {
+			t.Errorf("append %s: seq %d, parent %d; want %d, %d", want[i].ID, stored.Seq, stored.Parent, i+1, i)
 		}
-		want[i].Seq = stored.Seq
+		want[i].Seq, want[i].Parent = stored.Seq, stored.Parent
 	}
 	got, err := s.Messages(ctx, sess.ID)
 	if err != nil {

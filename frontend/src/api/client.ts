@@ -104,6 +104,12 @@ export const chatApi = {
     call<Session>(() => App.SetSessionModel(sessionId, provider, model)),
   listModels: () => call<ProviderModels[] | null>(() => App.ListModels()).then((p) => p ?? []),
   activeRun: (sessionId: string) => call<string>(() => App.ActiveRun(sessionId)).then((id) => id || ''),
+  /** Sends text as a new version of the user message seq; the old one stays on its own branch. */
+  editAndResend: (sessionId: string, seq: number, text: string) =>
+    call<SendResult>(() => App.EditAndResend(sessionId, seq, text)),
+  /** Shows the branch through the message seq (one version of an edited message). */
+  switchBranch: (sessionId: string, seq: number) =>
+    call<SessionView>(() => App.SwitchBranch(sessionId, seq)).then((v) => ({...v, messages: v.messages ?? []})),
 }
 
 /** The events of a chat run, plus models:changed (credentials or catalog changed). */

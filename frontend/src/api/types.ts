@@ -81,6 +81,19 @@ export interface Message {
   provider?: string
   model?: string
   runId?: string
+  /** Set when the message has other versions (it was edited and sent again). */
+  branch?: Branch
+}
+
+/**
+ * Where a message sits among its versions, oldest first. index is 0-based;
+ * prev and next are the seq of the versions either side (0 at the ends).
+ */
+export interface Branch {
+  index: number
+  count: number
+  prev: number
+  next: number
 }
 
 export interface SessionView {

@@ -67,6 +67,7 @@ export function MessageList({sessionId, messages, footer}: Props) {
             <MessageRow
               key={m.id}
               message={m}
+              sessionId={sessionId}
               results={results}
               activeRunId={activeRunId}
               error={failure && failure.runId === m.runId ? failure : undefined}

@@ -1,6 +1,6 @@
 import {describe, expect, it} from 'vitest'
 import {message} from '../test/fakeBackend'
-import {awaitsProvider, endsMidTurn, isBareFailure, messageText, reasoningText, removeMessage, upsertMessage, visibleMessages} from './messages'
+import {afterEdit, awaitsProvider, endsMidTurn, isBareFailure, messageText, reasoningText, removeMessage, upsertMessage, visibleMessages} from './messages'
 
 describe('messages', () => {
   it('joins text parts and skips other parts', () => {
@@ -54,6 +54,18 @@ describe('visible messages', () => {
     expect(reasoningText({parts: [{type: 'reasoning', text: 'hmm'}, {type: 'text', text: 'x'}]})).toBe('hmm')
     const a = message('a', 1, 'user', 'x')
     expect(removeMessage([a], 'a')).toEqual([])
+  })
+
+  it('after an edit keeps what came before the edited message and the new branch', () => {
+    const m = (seq: number) => message(`m${seq}`, seq, seq % 2 ? 'user' : 'assistant', `t${seq}`)
+    const cases: {name: string; list: number[]; edited: number; added: number; want: number[]}[] = [
+      {name: 'old branch shown', list: [1, 2, 3, 4], edited: 3, added: 5, want: [1, 2, 5]},
+      {name: 'new branch already saved', list: [1, 2, 3, 4, 5, 6], edited: 3, added: 5, want: [1, 2, 5, 6]},
+      {name: 'first message edited', list: [1, 2, 3, 4], edited: 1, added: 7, want: [7]},
+    ]
+    for (const c of cases) {
+      expect(afterEdit(c.list.map(m), c.edited, m(c.added)).map((x) => x.seq), c.name).toEqual(c.want)
+    }
   })
 })
 

@@ -72,3 +72,16 @@ export function endsMidTurn(messages: readonly Message[]): boolean {
   if (last.role === 'user' || last.role === 'tool') return true
   return last.role === 'assistant' && last.status === 'complete' && (last.parts ?? []).some((p) => p.type === 'tool_call')
 }
+
+/**
+ * The view after the user message editedSeq was sent again as added: the
+ * messages before the edited one, then the new branch. The old branch was
+ * all stored before added, the new one from added on, so seqs tell them
+ * apart whatever order the saved events arrived in.
+ */
+export function afterEdit(messages: readonly Message[], editedSeq: number, added: Message): Message[] {
+  return upsertMessage(
+    messages.filter((m) => m.seq < editedSeq || m.seq >= added.seq),
+    added,
+  )
+}

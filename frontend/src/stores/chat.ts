@@ -1,9 +1,9 @@
 import {create} from 'zustand'
-import {api} from '../api/client'
+import {api, chatApi} from '../api/client'
 import {toAppError} from '../api/errors'
 import type {Message} from '../api/types'
 import {canSend, type Drafts, getDraft, removeDraft, setDraft} from '../lib/drafts'
-import {endsMidTurn, removeMessage, upsertMessage} from '../lib/messages'
+import {afterEdit, endsMidTurn, removeMessage, upsertMessage} from '../lib/messages'
 import {useRuns} from './runs'
 import {useSessions} from './sessions'
 import {toastError} from './toasts'
@@ -21,16 +21,32 @@ interface ChatState {
    * as a message is sent or arrives.
    */
   midTurn: boolean
-  /** Sessions with a message on its way to the backend. */
+  /** Sessions with a message (new or edited) on its way to the backend. */
   sending: Readonly<Record<string, boolean>>
+  /** Sessions switching to another branch. */
+  switching: Readonly<Record<string, boolean>>
   drafts: Drafts
   open: (sessionId: string) => Promise<void>
   close: () => void
   setDraft: (sessionId: string, text: string) => void
   dropDraft: (sessionId: string) => void
   send: (sessionId: string, text: string) => Promise<boolean>
+  /**
+   * Sends text as a new version of the user message seq and starts its
+   * reply. Once Go has stored it, the edited message and what followed it
+   * leave the view (they stay stored, on their own branch).
+   */
+  editAndResend: (sessionId: string, seq: number, text: string) => Promise<boolean>
+  /** Shows the branch through the message seq (another version of an edited message). */
+  switchBranch: (sessionId: string, seq: number) => Promise<void>
   /** A message Go stored (message:saved); kept if its session is open. */
   receive: (sessionId: string, message: Message) => void
+}
+
+const without = (rec: Readonly<Record<string, boolean>>, key: string) => {
+  const next = {...rec}
+  delete next[key]
+  return next
 }
 
 function place(messages: readonly Message[], m: Message): Message[] {
@@ -43,6 +59,7 @@ export const useChat = create<ChatState>()((set, get) => ({
   load: 'idle',
   midTurn: false,
   sending: {},
+  switching: {},
   drafts: {},
 
   open: async (sessionId) => {
@@ -94,11 +111,48 @@ export const useChat = create<ChatState>()((set, get) => ({
       else toastError(e, "Couldn't send the message")
       return false
     } finally {
-      set((s) => {
-        const sending = {...s.sending}
-        delete sending[sessionId]
-        return {sending}
-      })
+      set((s) => ({sending: without(s.sending, sessionId)}))
+    }
+  },
+
+  editAndResend: async (sessionId, seq, text) => {
+    const runs = useRuns.getState()
+    const busy = get().sending[sessionId] || get().switching[sessionId] || runs.active[sessionId]
+    if (!canSend(text) || busy) return false
+    runs.setNotice(sessionId, null)
+    set((s) => ({sending: {...s.sending, [sessionId]: true}, midTurn: false}))
+    try {
+      const {runId, message} = await chatApi.editAndResend(sessionId, seq, text)
+      if (get().sessionId === sessionId) set((s) => ({messages: afterEdit(s.messages, seq, message)}))
+      if (runId) useRuns.getState().begin(sessionId, runId)
+      return true
+    } catch (err) {
+      const e = toAppError(err)
+      if (e.kind === 'auth_required') useRuns.getState().setNotice(sessionId, e)
+      else toastError(e, "Couldn't send the edited message")
+      return false
+    } finally {
+      set((s) => ({sending: without(s.sending, sessionId)}))
+    }
+  },
+
+  switchBranch: async (sessionId, seq) => {
+    const busy = get().sending[sessionId] || get().switching[sessionId] || useRuns.getState().active[sessionId]
+    if (busy) return
+    set((s) => ({switching: {...s.switching, [sessionId]: true}}))
+    try {
+      const view = await chatApi.switchBranch(sessionId, seq)
+      if (get().sessionId === sessionId) {
+        const messages = [...view.messages].sort((a, b) => a.seq - b.seq)
+        set({messages, midTurn: endsMidTurn(messages)})
+      }
+      if (view.session?.id) useSessions.getState().put(view.session)
+      // A failed turn of the branch left behind is not this branch's.
+      useRuns.getState().forgetFailure(sessionId)
+    } catch (err) {
+      toastError(err, "Couldn't show that version")
+    } finally {
+      set((s) => ({switching: without(s.switching, sessionId)}))
     }
   },
 

@@ -28,6 +28,8 @@ interface RunsState extends RunsData {
   applyNow: (sessionId: string) => Promise<void>
   answer: (requestId: string, decision: ApprovalDecision) => Promise<void>
   setNotice: (sessionId: string, err: AppError | null) => void
+  /** Drops the session's failed-turn record (its branch is no longer shown). */
+  forgetFailure: (sessionId: string) => void
 }
 
 export const useRuns = create<RunsState>()((set, get) => ({
@@ -115,6 +117,14 @@ export const useRuns = create<RunsState>()((set, get) => ({
         return {notices}
       }
       return {notices: {...s.notices, [sessionId]: err}}
+    }),
+
+  forgetFailure: (sessionId) =>
+    set((s) => {
+      if (!(sessionId in s.failures)) return s
+      const failures = {...s.failures}
+      delete failures[sessionId]
+      return {failures}
     }),
 }))
 

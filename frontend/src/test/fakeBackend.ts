@@ -35,6 +35,11 @@ export interface FakeOptions {
   runs?: boolean
   /** sessionId → the run ActiveRun reports. */
   activeRuns?: Record<string, string>
+  /**
+   * sessionId → seq of a version of an edited message → the messages
+   * SwitchBranch(seq) shows. EditAndResend adds the branch it leaves.
+   */
+  branches?: Record<string, Record<number, Message[]>>
 }
 
 export const DEFAULT_MODELS: ProviderModels[] = [
@@ -46,6 +51,7 @@ export const DEFAULT_MODELS: ProviderModels[] = [
 type Listener = (...data: unknown[]) => void
 
 const notFound = (id: string) => Promise.reject({kind: 'not_found', message: `session ${id} not found`})
+const conflict = {kind: 'conflict', message: 'a reply is still running in this chat; stop it first'}
 
 export function installFakeBackend(opts: FakeOptions = {}) {
   const state = {
@@ -57,6 +63,7 @@ export function installFakeBackend(opts: FakeOptions = {}) {
     logins: new Map<string, ProviderId>(),
     /** sessionId → its running run. */
     activeRuns: {...(opts.activeRuns ?? {})} as Record<string, string>,
+    branches: structuredClone(opts.branches ?? {}) as Record<string, Record<number, Message[]>>,
   }
   const listeners = new Map<string, Set<Listener>>()
   let nextId = 1
@@ -103,6 +110,39 @@ export function installFakeBackend(opts: FakeOptions = {}) {
       const runId = opts.runs ? `run-${nextId++}` : ''
       if (runId) state.activeRuns[id] = runId
       return {runId, message: m}
+    }),
+    // The new version goes right after the edited one: version index+1 of count+1.
+    EditAndResend: vi.fn(async (id: string, seq: number, text: string) => {
+      if (!find(id)) return notFound(id)
+      if (state.activeRuns[id]) return Promise.reject(conflict)
+      const list = state.messages[id] ?? []
+      const i = list.findIndex((m) => m.seq === seq)
+      if (i < 0) return Promise.reject({kind: 'not_found', message: `message ${seq} not found`})
+      if (list[i].role !== 'user') return Promise.reject({kind: 'invalid', message: 'only your own messages can be edited'})
+      const seen = [list, ...Object.values(state.branches[id] ?? {})].flat().map((m) => m.seq)
+      const was = list[i].branch ?? {index: 0, count: 1, prev: 0, next: 0}
+      const m: Message = {
+        ...message(`m-${nextId++}`, Math.max(...seen) + 1, 'user', text),
+        branch: {index: was.index + 1, count: was.count + 1, prev: seq, next: 0},
+      }
+      const left = list.map((x, j) => (j === i ? {...x, branch: {...was, count: was.count + 1, next: m.seq}} : x))
+      state.branches[id] = {...state.branches[id], [seq]: left}
+      state.messages[id] = [...list.slice(0, i), m]
+      const runId = opts.runs ? `run-${nextId++}` : ''
+      if (runId) state.activeRuns[id] = runId
+      return {runId, message: m}
+    }),
+    SwitchBranch: vi.fn(async (id: string, seq: number) => {
+      const s = find(id)
+      if (!s) return notFound(id)
+      if (state.activeRuns[id]) return Promise.reject(conflict)
+      const view = state.branches[id]?.[seq]
+      if (!view) return Promise.reject({kind: 'not_found', message: `message ${seq} not found`})
+      // Keep the branch left behind, under the version shown where seq is.
+      const shown = (state.messages[id] ?? [])[view.findIndex((m) => m.seq === seq)]
+      if (shown) state.branches[id] = {...state.branches[id], [shown.seq]: state.messages[id]}
+      state.messages[id] = view
+      return {session: {...s}, messages: [...view]}
     }),
     StopRun: vi.fn(async (runId: string) => {
       if (!Object.values(state.activeRuns).includes(runId))

@@ -48,6 +48,24 @@ export namespace app {
 	        this.name = source["name"];
 	    }
 	}
+	export class BranchDTO {
+	    index: number;
+	    count: number;
+	    prev: number;
+	    next: number;
+	
+	    static createFrom(source: any = {}) {
+	        return new BranchDTO(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.index = source["index"];
+	        this.count = source["count"];
+	        this.prev = source["prev"];
+	        this.next = source["next"];
+	    }
+	}
 	export class OAuthDTO {
 	    clientId: string;
 	    hasClientSecret: boolean;
@@ -457,6 +475,7 @@ export namespace app {
 	    provider?: string;
 	    model?: string;
 	    runId?: string;
+	    branch?: BranchDTO;
 	
 	    static createFrom(source: any = {}) {
 	        return new MessageDTO(source);
@@ -474,6 +493,7 @@ export namespace app {
 	        this.provider = source["provider"];
 	        this.model = source["model"];
 	        this.runId = source["runId"];
+	        this.branch = this.convertValues(source["branch"], BranchDTO);
 	    }
 	
 		convertValues(a: any, classs: any, asMap: boolean = false): any {

@@ -3,7 +3,6 @@ import {CircleStop} from 'lucide-react'
 import type {Message, ToolResult} from '../../api/types'
 import {isBareFailure, messageText} from '../../lib/messages'
 import type {RunErrorInfo} from '../../lib/runError'
-import {fullTime} from '../../lib/time'
 import {modelName, useModels} from '../../stores/models'
 import {useRuns} from '../../stores/runs'
 import {CopyButton} from '../CopyButton'
@@ -11,9 +10,11 @@ import {Markdown} from './Markdown'
 import {Reasoning} from './Reasoning'
 import {RunError} from './RunError'
 import {ToolCard} from './ToolCard'
+import {UserMessage} from './UserMessage'
 
 interface Props {
   message: Message
+  sessionId: string
   /** Stored tool results by call id. */
   results: ReadonlyMap<string, ToolResult>
   /** The session's running run, if any. */
@@ -72,7 +73,7 @@ function MessageMeta({message}: {message: Message}) {
 
 /** One stored message: a user bubble, or an assistant reply with its reasoning, text and tool calls. */
 export const MessageRow = memo(function MessageRow(props: Props) {
-  const {message, results, activeRunId, error, onRetry, follows, continues, copyText} = props
+  const {message, sessionId, results, activeRunId, error, onRetry, follows, continues, copyText} = props
   const text = messageText(message)
   const cls = `message message-assistant${follows ? ' follows' : ''}`
   const failure = message.status === 'failed' ? (error ?? {message: message.error ?? ''}) : undefined
@@ -85,20 +86,7 @@ export const MessageRow = memo(function MessageRow(props: Props) {
     )
   }
 
-  if (message.role === 'user') {
-    return (
-      <div className="message message-user" data-testid="message" data-role="user" data-status={message.status}>
-        <div className="message-content" title={fullTime(message.createdAt)}>
-          {text && <div className="message-text">{text}</div>}
-        </div>
-        {text && (
-          <div className="message-actions">
-            <CopyButton text={text} label="message" variant="icon" testId="copy-message" />
-          </div>
-        )}
-      </div>
-    )
-  }
+  if (message.role === 'user') return <UserMessage message={message} sessionId={sessionId} />
 
   return (
     <div className={cls} data-testid="message" data-role={message.role} data-status={message.status}>

@@ -26,6 +26,8 @@ export function DeleteConnector(arg1:string):Promise<void>;
 
 export function DeleteSession(arg1:string):Promise<void>;
 
+export function EditAndResend(arg1:string,arg2:number,arg3:string):Promise<app.SendResultDTO>;
+
 export function ExportConnectors(arg1:string):Promise<number>;
 
 export function ExportSession(arg1:string,arg2:string):Promise<string>;
@@ -93,5 +95,7 @@ export function Status():Promise<app.StatusDTO>;
 export function StopRun(arg1:string):Promise<void>;
 
 export function SubmitSignInCode(arg1:string,arg2:string):Promise<void>;
+
+export function SwitchBranch(arg1:string,arg2:number):Promise<app.SessionViewDTO>;
 
 export function TestConnector(arg1:app.ConnectorInputDTO):Promise<app.TestResultDTO>;

@@ -50,6 +50,10 @@ export function DeleteSession(arg1) {
   return window['go']['app']['App']['DeleteSession'](arg1);
 }
 
+export function EditAndResend(arg1, arg2, arg3) {
+  return window['go']['app']['App']['EditAndResend'](arg1, arg2, arg3);
+}
+
 export function ExportConnectors(arg1) {
   return window['go']['app']['App']['ExportConnectors'](arg1);
 }
@@ -184,6 +188,10 @@ export function StopRun(arg1) {
 
 export function SubmitSignInCode(arg1, arg2) {
   return window['go']['app']['App']['SubmitSignInCode'](arg1, arg2);
+}
+
+export function SwitchBranch(arg1, arg2) {
+  return window['go']['app']['App']['SwitchBranch'](arg1, arg2);
 }
 
 export function TestConnector(arg1) {

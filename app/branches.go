@@ -1,0 +1,177 @@
+package app
+
+import (
+	"context"
+	"slices"
+
+	"maestro/backend/agent"
+	"maestro/backend/chat"
+	"maestro/backend/store"
+)
+
+// A conversation is a tree: editing a message and sending it again adds a
+// new version of it (a sibling) with its own continuation, and keeps the
+// old one. The session shows one branch at a time; SwitchBranch picks
+// another. Neither may happen while a reply runs, since the run appends to
+// the branch shown.
+
+// EditAndResend stores text as a new version of the user message seq and
+// starts a reply to it, with only the history before that message. The
+// old message and everything after it stay, as another branch. Like
+// SendMessage it returns once the new message is stored; the reply streams
+// as events. Everything is checked before anything changes: the text, that
+// no reply runs in the chat, that seq is one of the user's messages in the
+// conversation shown, and that the chat's model can be used.
+func (a *App) EditAndResend(sessionID string, seq uint64, text string) (SendResultDTO, error) {
+	if err := checkText(text); err != nil {
+		return SendResultDTO{}, err
+	}
+	c, err := a.chatOrErr()
+	if err != nil {
+		return SendResultDTO{}, err
+	}
+	st, ctx, cancel, err := a.ready()
+	if err != nil {
+		return SendResultDTO{}, err
+	}
+	defer cancel()
+	if a.ActiveRun(sessionID) != "" {
+		return SendResultDTO{}, errRunning()
+	}
+	if err := checkEditable(ctx, st, sessionID, seq); err != nil {
+		return SendResultDTO{}, err
+	}
+	c.pickDefaultModel(sessionID)
+	if err := c.checkModel(ctx, st, sessionID); err != nil {
+		return SendResultDTO{}, err
+	}
+	// startRun checks again, atomically, that no reply has started since.
+	runID, m, err := c.startRun(agent.RunInput{SessionID: sessionID, Text: text, Edit: seq})
+	if err != nil {
+		return SendResultDTO{}, err
+	}
+	return SendResultDTO{RunID: runID, Message: *m}, nil
+}
+
+// SwitchBranch shows the branch through message seq, one of the versions
+// of an edited message: the conversation then runs to the newest message
+// under it. It returns the session as OpenSession does.
+func (a *App) SwitchBranch(sessionID string, seq uint64) (SessionViewDTO, error) {
+	st, ctx, cancel, err := a.ready()
+	if err != nil {
+		return SessionViewDTO{}, err
+	}
+	defer cancel()
+	var sess chat.Session
+	err = a.whileIdle(sessionID, func() error {
+		var serr error
+		sess, serr = st.SwitchBranch(ctx, sessionID, seq)
+		return serr
+	})
+	if err != nil {
+		return SessionViewDTO{}, err
+	}
+	path, err := st.ActivePath(ctx, sessionID)
+	if err != nil {
+		return SessionViewDTO{}, err
+	}
+	path.Messages = a.settleInterrupted(ctx, st, sessionID, path.Messages)
+	a.emit(EventSessionsChanged)
+	return sessionView(sess, path), nil
+}
+
+// whileIdle runs fn unless sessionID has a running reply, and keeps a new
+// reply from starting until fn returns.
+func (a *App) whileIdle(sessionID string, fn func() error) error {
+	if a.chat == nil {
+		return fn()
+	}
+	a.chat.mu.Lock()
+	defer a.chat.mu.Unlock()
+	if a.chat.runningLocked(sessionID) {
+		return errRunning()
+	}
+	return fn()
+}
+
+// checkEditable refuses an edit of anything but a user message of the
+// conversation shown.
+func checkEditable(ctx context.Context, st *store.Store, sessionID string, seq uint64) error {
+	m, err := st.Message(ctx, sessionID, seq)
+	if err != nil {
+		return err
+	}
+	if m.Role != chat.RoleUser {
+		return chat.E(chat.ErrInvalid, "only your own messages can be edited")
+	}
+	on, err := st.OnActivePath(ctx, sessionID, seq)
+	if err != nil {
+		return err
+	}
+	if !on {
+		return chat.E(chat.ErrInvalid, "that message is not in the conversation shown; switch to its branch first")
+	}
+	return nil
+}
+
+// checkModel refuses to start a reply the chat's model cannot give: none
+// chosen, or its provider has no usable credentials.
+func (c *chatState) checkModel(ctx context.Context, st *store.Store, sessionID string) error {
+	s, err := st.Session(ctx, sessionID)
+	if err != nil {
+		return err
+	}
+	if s.Provider == "" || s.Model == "" {
+		return chat.E(chat.ErrAuthRequired, "choose a model for this chat; sign in to a provider in Accounts, or add an API key")
+	}
+	if c.deps.Models == nil {
+		return nil
+	}
+	if _, err := c.deps.Models.Model(ctx, s.Provider); err != nil {
+		return err
+	}
+	return nil
+}
+
+// branchOf places message seq among its versions, or returns nil when it
+// has none. A failure only costs the switcher, so it is logged.
+func (a *App) branchOf(ctx context.Context, st *store.Store, sessionID string, seq uint64) *BranchDTO {
+	sibs, err := st.Siblings(ctx, sessionID, seq)
+	if err != nil {
+		a.log.Warn("list the versions of a message", "session", sessionID, "seq", seq, "err", err)
+		return nil
+	}
+	i := slices.Index(sibs, seq)
+	if len(sibs) < 2 || i < 0 {
+		return nil
+	}
+	return branchDTO(store.Branch{Index: i, Count: len(sibs), Prev: at(sibs, i-1), Next: at(sibs, i+1)})
+}
+
+func at(s []uint64, i int) uint64 {
+	if i < 0 || i >= len(s) {
+		return 0
+	}
+	return s[i]
+}
+
+// sessionView is a session with its active branch as the chat pane shows
+// it: abandoned attempts left out, versioned messages with their Branch.
+func sessionView(s chat.Session, p store.Path) SessionViewDTO {
+	view := SessionViewDTO{Session: sessionDTO(s), Messages: make([]MessageDTO, 0, len(p.Messages))}
+	for _, m := range p.Messages {
+		if m.Status == agent.StatusSuperseded {
+			continue // an abandoned attempt: never shown, never sent
+		}
+		dto := messageDTO(m)
+		if br, ok := p.Branches[m.Seq]; ok {
+			dto.Branch = branchDTO(br)
+		}
+		view.Messages = append(view.Messages, dto)
+	}
+	return view
+}
+
+func branchDTO(b store.Branch) *BranchDTO {
+	return &BranchDTO{Index: b.Index, Count: b.Count, Prev: b.Prev, Next: b.Next}
+}
