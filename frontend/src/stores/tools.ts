@@ -13,7 +13,9 @@ import {toastError} from './toasts'
 interface ToolsState {
   /** The session whose Tools panel is open, or null when it is closed. */
   openFor: string | null
-  /** The open session's tools; null until loaded. */
+  /** The chat on screen, whose Tools button shows how many tools it uses. */
+  shownFor: string | null
+  /** The open (or else shown) session's tools; null until loaded. */
   data: SessionTools | null
   loading: boolean
   error: string | null
@@ -23,6 +25,8 @@ interface ToolsState {
   pending: Record<string, boolean>
   open: (sessionId: string) => void
   close: () => void
+  /** The chat on screen changed: load its tools for the Tools button's count. */
+  show: (sessionId: string | null) => void
   load: (sessionId: string, opts?: {quiet?: boolean}) => Promise<void>
   toggleExpanded: (connectorId: string) => void
   setConnector: (connectorId: string, on: boolean) => Promise<void>
@@ -48,6 +52,9 @@ export const useTools = create<ToolsState>()((set, get) => {
   // Loads are numbered so that an older answer never replaces a newer one.
   let seq = 0
 
+  /** The session whose tools are kept: the panel's, else the chat on screen. */
+  const current = () => get().openFor ?? get().shownFor
+
   /** Keeps the revision monotonic: answers and events may cross. */
   const bump = (sessionId: string, revision: number) =>
     set((s) =>
@@ -56,6 +63,7 @@ export const useTools = create<ToolsState>()((set, get) => {
 
   return {
     openFor: null,
+    shownFor: null,
     data: null,
     loading: false,
     error: null,
@@ -70,12 +78,18 @@ export const useTools = create<ToolsState>()((set, get) => {
 
     close: () => set({openFor: null}),
 
+    show: (sessionId) => {
+      if (get().shownFor === sessionId) return
+      set({shownFor: sessionId})
+      if (sessionId && get().openFor === null) void get().load(sessionId, {quiet: true})
+    },
+
     load: async (sessionId, {quiet = false} = {}) => {
       const n = ++seq
       if (!quiet) set({loading: true, error: null})
       try {
         const data = await toolsApi.sessionTools(sessionId)
-        if (n !== seq || get().openFor !== sessionId) return
+        if (n !== seq || current() !== sessionId) return
         const cur = get().data
         const revision = cur?.sessionId === sessionId ? Math.max(cur.revision, data.revision) : data.revision
         set({data: {...data, revision}, loading: false, error: null})
@@ -162,7 +176,7 @@ export const useTools = create<ToolsState>()((set, get) => {
     },
 
     handleChanged: (ev) => {
-      if (ev.sessionId !== get().openFor) return
+      if (ev.sessionId !== current()) return
       bump(ev.sessionId, ev.revision)
       // A server's tool list may have changed: refresh without a spinner.
       if (Object.keys(get().pending).length === 0) void get().load(ev.sessionId, {quiet: true})
@@ -170,9 +184,10 @@ export const useTools = create<ToolsState>()((set, get) => {
 
     handleState: (c) => {
       const data = get().data
-      if (!get().openFor || !data) return
+      const sessionId = current()
+      if (!sessionId || !data) return
       if (!data.connectors.some((x) => x.id === c.id)) {
-        void get().load(get().openFor!, {quiet: true})
+        void get().load(sessionId, {quiet: true})
         return
       }
       const wasReady = data.connectors.find((x) => x.id === c.id)?.state === 'ready'
@@ -184,7 +199,7 @@ export const useTools = create<ToolsState>()((set, get) => {
           ),
       }))
       // Ready again (or for the first time): its tool list may be new.
-      if (c.state === 'ready' && !wasReady) void get().load(get().openFor!, {quiet: true})
+      if (c.state === 'ready' && !wasReady) void get().load(sessionId, {quiet: true})
     },
   }
 })

@@ -14,7 +14,11 @@ export function ToolsButton({sessionId}: {sessionId: string}) {
   )
   const open = openFor !== null
 
-  // The panel follows the chat the user switches to.
+  // The count follows the chat on screen, and so does an open panel.
+  useEffect(() => {
+    useTools.getState().show(sessionId)
+    return () => useTools.getState().show(null)
+  }, [sessionId])
   useEffect(() => {
     const {openFor: current, open: openPanel} = useTools.getState()
     if (current !== null && current !== sessionId) openPanel(sessionId)

@@ -45,6 +45,17 @@ describe('Tools panel', {timeout: 20_000}, () => {
     expect(screen.getByTestId('tools-button-count')).toHaveTextContent('1')
   })
 
+  it('shows the count on the Tools button without opening the panel', async () => {
+    const r = await renderApp({sessions: [session(S, 'Plans'), session('s2', 'Other')], status: {lastSessionId: 's2'}})
+    installFakeConnectors(r.backend, {
+      tools: {[S]: {revision: 2, connectors: [sessionConnector('c1', 'Files', {enabledInSession: true})], roots: []}},
+    })
+    // Switching to the chat loads its tools for the button.
+    await r.user.click(screen.getAllByTestId('session-title').find((e) => e.textContent === 'Plans')!)
+    await waitFor(() => expect(screen.getByTestId('tools-button-count')).toHaveTextContent('2'))
+    expect(screen.queryByTestId('tools-panel')).not.toBeInTheDocument()
+  })
+
   it('puts a refused toggle back', async () => {
     const {user, fake} = await openPanel({tools: {[S]: {revision: 1, connectors: [sessionConnector('c1', 'Files')], roots: []}}})
     fake.SetSessionConnector.mockRejectedValueOnce({kind: 'not_found', message: 'no connector "c1"'})
