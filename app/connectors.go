@@ -152,8 +152,12 @@ func (c *connectorsState) start(root context.Context, st *store.Store) {
 			log.Error("start connectors", "err", err)
 			return
 		}
+		// Read the configs before taking cfgMu: Connectors locks each runner,
+		// and a runner publishing its state (ConnectorState) holds its lock
+		// while it takes cfgMu.
+		cfgs := sup.Connectors()
 		c.cfgMu.Lock()
-		for _, cfg := range sup.Connectors() {
+		for _, cfg := range cfgs {
 			c.configs[cfg.ID] = cfg
 		}
 		c.cfgMu.Unlock()
