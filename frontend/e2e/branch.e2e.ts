@@ -3,14 +3,10 @@
 // carries the old turn, "‹" shows the old question with its old answer, and
 // the branch shown survives a restart.
 import {afterAll, beforeAll, describe, expect, test} from 'vitest'
-import {spawnSync} from 'node:child_process'
 import type {Page} from 'playwright-core'
-import {killAll, launchApp, startFakes, tempDataDir} from './harness'
+import {launchApp, startFakes, tempDataDir} from './harness'
 import type {AppHandle, Fakes} from './harness'
-
-const inKeyringSession = process.env.MAESTRO_REQUIRE_KEYRING === '1'
-
-type Json = any // eslint-disable-line @typescript-eslint/no-explicit-any
+import {addApiKey, bodies, inKeyringSession, newChat, send, shutdown} from './chatkit'
 
 let fakes: Fakes
 let app: AppHandle
@@ -32,40 +28,18 @@ describe.skipIf(!inKeyringSession)('edit and resend', () => {
     app = await launchApp({name: 'branch', dataDir, env: fakes.env})
   }, 90_000)
 
-  afterAll(async () => {
-    try {
-      if (app) expect(await app.quit()).toBe(0)
-      if (fakes) await fakes.stop()
-    } finally {
-      await killAll()
-      // Leave no API key in the throwaway keyring for the files after this one.
-      spawnSync('secret-tool', ['clear', 'service', 'Maestro', 'username', 'apikey:anthropic'], {timeout: 15_000})
-    }
-  })
+  afterAll(() => shutdown(app, fakes))
 
   test('an edited question gets its own answer; ‹ brings back the old one', async () => {
     const {page} = app
     const script = fakes.script('anthropic')
     await script.reset()
 
-    await page.getByTestId('nav-accounts').click()
-    await page.getByTestId('accounts-page').waitFor()
-    await page.getByTestId('apikey-toggle-anthropic').click()
-    await page.getByTestId('apikey-input-anthropic').fill(`e2e-anthropic-key-${Date.now()}abcd`)
-    await page.getByTestId('apikey-save-anthropic').click()
-    await page.getByTestId('apikey-hint-anthropic').waitFor({timeout: 10_000})
-
-    await page.getByTestId('new-session').click()
-    await page.getByTestId('composer').waitFor()
-    await page.getByTestId('model-picker').click()
-    const option = page.locator('[data-testid^="model-option-anthropic-"]:not([disabled])').first()
-    await option.waitFor({timeout: 10_000})
-    await option.click()
+    await addApiKey(page, 'anthropic')
+    await newChat(page, 'anthropic')
 
     await script.push({text: 'Lisbon is lovely in May.'})
-    const composer = page.getByTestId('composer')
-    await composer.fill('When should I visit Lisbon?')
-    await composer.press('Enter')
+    await send(page, 'When should I visit Lisbon?')
     await expect.poll(() => conversation(page), {timeout: 20_000})
       .toEqual(['When should I visit Lisbon?', 'Lisbon is lovely in May.'])
     await page.getByTestId('send').waitFor() // the reply is over
@@ -86,8 +60,7 @@ describe.skipIf(!inKeyringSession)('edit and resend', () => {
     await app.screenshot('branch-edited')
 
     // The edited turn was sent without the old one.
-    const reqs = (await script.requests()) as {body?: Json}[]
-    const last = JSON.stringify(reqs.map((r) => r.body).filter((b) => b?.messages).at(-1))
+    const last = JSON.stringify((await bodies(fakes, 'anthropic')).at(-1))
     expect(last).toContain('How do I get to Lisbon?')
     expect(last).not.toContain('When should I visit Lisbon?')
     expect(last).not.toContain('Lisbon is lovely in May.')

@@ -6,11 +6,11 @@
 // error envelope.
 import {afterAll, beforeAll, describe, expect, test} from 'vitest'
 import {existsSync} from 'node:fs'
-import {killAll, launchApp, startFakes} from './harness'
+import {launchApp, startFakes} from './harness'
 import type {AppHandle, Fakes} from './harness'
 import {
-  PROVIDERS, addApiKey, addStdioConnector, bodies, clearApiKeys, closeTools, docShot, everything, inKeyringSession,
-  lastAssistantText, lastCallResults, newChat, send, setConnector, successful,
+  PROVIDERS, addApiKey, addStdioConnector, bodies, closeTools, docShot, everything, inKeyringSession,
+  lastAssistantText, lastCallResults, newChat, send, setConnector, successful, shutdown,
 } from './chatkit'
 
 /** The exposed name of server-everything's echo for a connector named "Everything". */
@@ -30,16 +30,7 @@ describe.skipIf(!existsSync(everything) || !inKeyringSession)('a tool-call turn 
     connectorId = await addStdioConnector(app.page, 'Everything', 'node', `${everything} stdio`)
   }, 90_000)
 
-  afterAll(async () => {
-    try {
-      if (app) expect(await app.quit()).toBe(0)
-      if (fakes) await fakes.stop()
-    } finally {
-      await killAll()
-      // Leave no API keys in the throwaway keyring for the files after this one.
-      clearApiKeys()
-    }
-  })
+  afterAll(() => shutdown(app, fakes))
 
   for (const p of PROVIDERS) {
     test(`${p}: an allowed echo call returns its result, a denied one an error envelope`, async () => {

@@ -7,8 +7,8 @@ import {mkdirSync} from 'node:fs'
 import {join} from 'node:path'
 import {expect} from 'vitest'
 import type {Locator, Page} from 'playwright-core'
-import {outDir, repoRoot, waitFor} from './harness'
-import type {FakeProvider, Fakes} from './harness'
+import {killAll, outDir, repoRoot, waitFor} from './harness'
+import type {AppHandle, FakeProvider, Fakes} from './harness'
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 export type Json = any
@@ -30,6 +30,21 @@ export async function docShot(page: Page, name: string) {
   mkdirSync(dir, {recursive: true})
   await page.mouse.move(0, 400)
   await page.screenshot({path: join(dir, `${name}.png`)})
+}
+
+/**
+ * Ends a file's app and fakes: quits the app (expecting exit status 0),
+ * stops the fakes, kills anything left and clears the API keys, even when
+ * the quit fails.
+ */
+export async function shutdown(app: AppHandle | undefined, fakes: Fakes | undefined) {
+  try {
+    if (app) expect(await app.quit()).toBe(0)
+    if (fakes) await fakes.stop()
+  } finally {
+    await killAll()
+    clearApiKeys()
+  }
 }
 
 /** Removes the API keys the tests stored, so the throwaway keyring is clean for the next file. */

@@ -21,12 +21,12 @@
 import {afterAll, beforeAll, describe, expect, test} from 'vitest'
 import {existsSync} from 'node:fs'
 import type {Page} from 'playwright-core'
-import {freePort, killAll, launchApp, startFakes, waitFor} from './harness'
+import {freePort, launchApp, startFakes, waitFor} from './harness'
 import type {AppHandle, FakeProvider, Fakes} from './harness'
 import {
-  PROVIDERS, addApiKey, addStdioConnector, bodies, clearApiKeys, closeTools, declaredTools, docShot, everything,
+  PROVIDERS, addApiKey, addStdioConnector, bodies, closeTools, declaredTools, docShot, everything,
   expectNoRejections, inKeyringSession, lastAssistantText, lastCallResults, mcpTestBinary, newChat, openTools, send, setConnector,
-  setTool, successful, toolSwitch, userTexts, waitForReply,
+  setTool, successful, toolSwitch, userTexts, waitForReply, shutdown,
 } from './chatkit'
 
 let fakes: Fakes
@@ -70,15 +70,7 @@ describe.skipIf(!existsSync(everything) || !existsSync(mcpTestBinary) || !inKeyr
     await waitFor('the live server control endpoints', async () => (await fetch(`${control}/tools`)).ok || undefined)
   }, 120_000)
 
-  afterAll(async () => {
-    try {
-      if (app) expect(await app.quit()).toBe(0)
-      if (fakes) await fakes.stop()
-    } finally {
-      await killAll()
-      clearApiKeys()
-    }
-  })
+  afterAll(() => shutdown(app, fakes))
 
   for (const p of PROVIDERS) {
     test(`${p}: tools change mid-session, Apply now, parallel calls, elicitation, sampling and progress`, async () => {

@@ -6,11 +6,11 @@
 // rules on each rendered request; none may be refused.
 import {afterAll, beforeAll, describe, expect, test} from 'vitest'
 import {existsSync} from 'node:fs'
-import {killAll, launchApp, startFakes} from './harness'
+import {launchApp, startFakes} from './harness'
 import type {AppHandle, Fakes} from './harness'
 import {
-  PROVIDERS, addApiKey, addStdioConnector, bodies, clearApiKeys, closeTools, everything, expectNoRejections,
-  inKeyringSession, lastCallResults, newChat, pickModel, send, setConnector, toolResults, waitForReply,
+  PROVIDERS, addApiKey, addStdioConnector, bodies, closeTools, everything, expectNoRejections,
+  inKeyringSession, lastCallResults, newChat, pickModel, send, setConnector, toolResults, waitForReply, shutdown,
 } from './chatkit'
 
 let fakes: Fakes
@@ -25,15 +25,7 @@ describe.skipIf(!existsSync(everything) || !inKeyringSession)('switching provide
     for (const p of PROVIDERS) await addApiKey(app.page, p)
   }, 120_000)
 
-  afterAll(async () => {
-    try {
-      if (app) expect(await app.quit()).toBe(0)
-      if (fakes) await fakes.stop()
-    } finally {
-      await killAll()
-      clearApiKeys()
-    }
-  })
+  afterAll(() => shutdown(app, fakes))
 
   for (const a of PROVIDERS) {
     test(`a history with tool calls made on ${a} continues on the other two`, async () => {

@@ -1,6 +1,7 @@
-import {useEffect, useLayoutEffect, useRef} from 'react'
+import {useEffect, useRef} from 'react'
 import {ArrowUp, Square} from 'lucide-react'
 import {canSend, getDraft} from '../lib/drafts'
+import {useAutoGrow} from '../lib/useAutoGrow'
 import {useChat} from '../stores/chat'
 import {useActiveRun, useRuns} from '../stores/runs'
 import {useSessions} from '../stores/sessions'
@@ -32,18 +33,7 @@ export function Composer({sessionId}: {sessionId: string}) {
     if (focusToken > 0) ref.current?.focus()
   }, [focusToken])
 
-  // Grow with the text up to MAX_LINES.
-  useLayoutEffect(() => {
-    const el = ref.current
-    if (!el) return
-    const style = getComputedStyle(el)
-    const line = parseFloat(style.lineHeight) || 22
-    const pad = (parseFloat(style.paddingTop) || 0) + (parseFloat(style.paddingBottom) || 0)
-    el.style.height = 'auto'
-    const max = line * MAX_LINES + pad
-    el.style.height = `${Math.min(el.scrollHeight, max)}px`
-    el.style.overflowY = el.scrollHeight > max ? 'auto' : 'hidden'
-  }, [text])
+  useAutoGrow(ref, text, MAX_LINES)
 
   const streaming = !!run
   const ready = canSend(text) && !sending && !streaming

@@ -1,9 +1,10 @@
-import {useEffect, useLayoutEffect, useRef, useState} from 'react'
+import {useEffect, useRef, useState} from 'react'
 import {Pencil} from 'lucide-react'
 import type {Message} from '../../api/types'
 import {canSend} from '../../lib/drafts'
 import {messageText} from '../../lib/messages'
 import {fullTime} from '../../lib/time'
+import {useAutoGrow} from '../../lib/useAutoGrow'
 import {useChat} from '../../stores/chat'
 import {useRuns} from '../../stores/runs'
 import {CopyButton} from '../CopyButton'
@@ -37,17 +38,7 @@ function EditBox({initial, busy, onSend, onCancel}: EditProps) {
     el.setSelectionRange(el.value.length, el.value.length)
   }, [])
 
-  useLayoutEffect(() => {
-    const el = ref.current
-    if (!el) return
-    const style = getComputedStyle(el)
-    const line = parseFloat(style.lineHeight) || 22
-    const pad = (parseFloat(style.paddingTop) || 0) + (parseFloat(style.paddingBottom) || 0)
-    el.style.height = 'auto'
-    const max = line * MAX_EDIT_LINES + pad
-    el.style.height = `${Math.min(el.scrollHeight, max)}px`
-    el.style.overflowY = el.scrollHeight > max ? 'auto' : 'hidden'
-  }, [text])
+  useAutoGrow(ref, text, MAX_EDIT_LINES)
 
   const ready = canSend(text) && !busy && !sending
 
