@@ -392,3 +392,71 @@ func BenchmarkActivePath(b *testing.B) {
 		})
 	}
 }
+
+// A page of the active branch is the same as the matching slice of
+// ActivePath, with the same branch positions, and pages chain back to the
+// root.
+func TestActivePathPage(t *testing.T) {
+	t.Parallel()
+	s, id := treeStore(t)
+	ctx := t.Context()
+	// A longer active branch: 7 answered, then two more turns on it.
+	for _, r := range []chat.Role{chat.RoleAssistant, chat.RoleUser, chat.RoleAssistant, chat.RoleUser, chat.RoleAssistant} {
+		if _, err := s.AppendMessage(ctx, id, chat.Message{Role: r, Parts: text(string(r))}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	full, err := s.ActivePath(ctx, id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, limit := range []int{1, 2, 3, 5, 100} {
+		var got []uint64
+		branches := map[uint64]Branch{}
+		before := uint64(0)
+		for pages := 0; ; pages++ {
+			if pages > 20 {
+				t.Fatalf("limit %d: pages do not end", limit)
+			}
+			p, err := s.ActivePathPage(ctx, id, before, limit)
+			if err != nil {
+				t.Fatalf("limit %d before %d: %v", limit, before, err)
+			}
+			if len(p.Messages) == 0 || len(p.Messages) > limit {
+				t.Fatalf("limit %d before %d: page of %d", limit, before, len(p.Messages))
+			}
+			got = append(seqs(p.Messages), got...)
+			for k, v := range p.Branches {
+				branches[k] = v
+			}
+			if !p.More {
+				break
+			}
+			before = p.Messages[0].Seq
+		}
+		if want := seqs(full.Messages); !reflect.DeepEqual(got, want) {
+			t.Errorf("limit %d: pages give %v, want the active path %v", limit, got, want)
+		}
+		want := full.Branches
+		if want == nil {
+			want = map[uint64]Branch{}
+		}
+		if !reflect.DeepEqual(branches, want) {
+			t.Errorf("limit %d: branches %v, want %v", limit, branches, want)
+		}
+	}
+
+	if _, err := s.ActivePathPage(ctx, id, 0, 0); !errors.Is(err, chat.ErrInvalid) {
+		t.Errorf("limit 0: err = %v, want invalid", err)
+	}
+	if _, err := s.ActivePathPage(ctx, id, 999, 5); !errors.Is(err, chat.ErrNotFound) {
+		t.Errorf("before a missing message: err = %v, want not found", err)
+	}
+	empty, err := s.CreateSession(ctx, chat.Session{Title: "empty"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p, err := s.ActivePathPage(ctx, empty.ID, 0, 5); err != nil || len(p.Messages) != 0 || p.More {
+		t.Errorf("empty session: %+v, %v", p, err)
+	}
+}
