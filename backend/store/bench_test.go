@@ -53,20 +53,32 @@ func benchSession(b *testing.B, n int, opts Options) (*Store, string) {
 	return s, sess.ID
 }
 
-// BenchmarkOpenSession10k reads every message of a 10,000-message session
-// (6.9 MB of JSON: questions, Markdown answers, reasoning, tool calls and
-// results), as opening the session does before converting to DTOs.
+// BenchmarkOpenSession10k reads a 10,000-message session (6.9 MB of JSON:
+// questions, Markdown answers, reasoning, tool calls and results): "all"
+// decodes every message (what opening did before it read pages, and what
+// the agent and export still read); "page" the last 80 with
+// MessagesBefore, which is what opening a session reads now (app.pageSize).
 func BenchmarkOpenSession10k(b *testing.B) {
 	s, id := benchSession(b, 10_000, Options{})
 	ctx := context.Background()
-	b.ReportAllocs()
-	b.ResetTimer()
-	for b.Loop() {
-		msgs, err := s.Messages(ctx, id)
-		if err != nil || len(msgs) != 10_000 {
-			b.Fatalf("Messages = %d, %v", len(msgs), err)
+	b.Run("all", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			msgs, err := s.Messages(ctx, id)
+			if err != nil || len(msgs) != 10_000 {
+				b.Fatalf("Messages = %d, %v", len(msgs), err)
+			}
 		}
-	}
+	})
+	b.Run("page", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			msgs, more, err := s.MessagesBefore(ctx, id, 0, 80)
+			if err != nil || len(msgs) != 80 || !more {
+				b.Fatalf("MessagesBefore = %d, %v, %v", len(msgs), more, err)
+			}
+		}
+	})
 }
 
 // BenchmarkAppendMessage appends to a session that already holds 10,000

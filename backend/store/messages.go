@@ -2,7 +2,9 @@ package store
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
+	"slices"
 
 	bolt "go.etcd.io/bbolt"
 
@@ -84,6 +86,56 @@ func (s *Store) Messages(ctx context.Context, sessionID string) ([]chat.Message,
 		return nil, fmt.Errorf("store: messages of session %s: %w", sessionID, err)
 	}
 	return out, nil
+}
+
+// MessagesBefore returns a session's last limit messages whose Seq is below
+// before (the last limit of all when before is 0), oldest first, and
+// whether older messages remain. Opening a long session reads its tail this
+// way instead of decoding all of it; the next page is MessagesBefore(ctx,
+// id, page[0].Seq, limit).
+func (s *Store) MessagesBefore(ctx context.Context, sessionID string, before uint64, limit int) ([]chat.Message, bool, error) {
+	if limit <= 0 {
+		return nil, false, fmt.Errorf("store: messages of session %s: limit %d: %w", sessionID, limit, chat.ErrInvalid)
+	}
+	var (
+		out  []chat.Message
+		more bool
+	)
+	err := s.view(ctx, func(tx *bolt.Tx) error {
+		b, err := sessionMessages(tx, sessionID, false)
+		if err != nil || b == nil {
+			return err
+		}
+		c := b.Cursor()
+		var k, v []byte
+		if before == 0 {
+			k, v = c.Last()
+		} else if k, _ = c.Seek(seqKey(before)); k == nil {
+			k, v = c.Last()
+		} else {
+			k, v = c.Prev()
+		}
+		for ; k != nil; k, v = c.Prev() {
+			if v == nil { // a nested bucket
+				continue
+			}
+			if len(out) == limit {
+				more = true
+				break
+			}
+			var m chat.Message
+			if err := json.Unmarshal(v, &m); err != nil {
+				return fmt.Errorf("decode %q: %w", k, err)
+			}
+			out = append(out, m)
+		}
+		slices.Reverse(out)
+		return nil
+	})
+	if err != nil {
+		return nil, false, fmt.Errorf("store: messages of session %s: %w", sessionID, err)
+	}
+	return out, more, nil
 }
 
 // sessionMessages returns the session's message bucket after checking that

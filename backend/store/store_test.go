@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -484,5 +485,64 @@ func TestDataDir(t *testing.T) {
 	got, err = DataDir()
 	if want := filepath.Join(dir, "Maestro"); err != nil || got != want {
 		t.Errorf("DataDir() without override = %q, %v; want %q", got, err, want)
+	}
+}
+
+func TestMessagesBefore(t *testing.T) {
+	t.Parallel()
+	ctx := t.Context()
+	s := testStore(t)
+	sess, err := s.CreateSession(ctx, chat.Session{Title: "Pages"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	empty, err := s.CreateSession(ctx, chat.Session{Title: "Empty"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range 10 {
+		if _, err := s.AppendMessage(ctx, sess.ID, chat.Message{Role: chat.RoleUser, Parts: chat.Parts{chat.TextPart{Text: fmt.Sprint(i + 1)}}}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	tests := []struct {
+		before   uint64
+		limit    int
+		wantSeqs []uint64
+		wantMore bool
+	}{
+		{0, 3, []uint64{8, 9, 10}, true},
+		{8, 3, []uint64{5, 6, 7}, true},
+		{4, 3, []uint64{1, 2, 3}, false},
+		{3, 5, []uint64{1, 2}, false},
+		{1, 5, nil, false},
+		{100, 2, []uint64{9, 10}, true},
+		{0, 10, []uint64{1, 2, 3, 4, 5, 6, 7, 8, 9, 10}, false},
+		{0, 50, []uint64{1, 2, 3, 4, 5, 6, 7, 8, 9, 10}, false},
+	}
+	for _, tt := range tests {
+		msgs, more, err := s.MessagesBefore(ctx, sess.ID, tt.before, tt.limit)
+		if err != nil {
+			t.Fatalf("MessagesBefore(%d, %d): %v", tt.before, tt.limit, err)
+		}
+		var seqs []uint64
+		for _, m := range msgs {
+			seqs = append(seqs, m.Seq)
+			if m.Text() != fmt.Sprint(m.Seq) {
+				t.Errorf("message %d has text %q", m.Seq, m.Text())
+			}
+		}
+		if !reflect.DeepEqual(seqs, tt.wantSeqs) || more != tt.wantMore {
+			t.Errorf("MessagesBefore(%d, %d) = %v, more %v; want %v, more %v", tt.before, tt.limit, seqs, more, tt.wantSeqs, tt.wantMore)
+		}
+	}
+	if msgs, more, err := s.MessagesBefore(ctx, empty.ID, 0, 5); err != nil || msgs != nil || more {
+		t.Errorf("MessagesBefore on a session without messages = %v, %v, %v; want nothing", msgs, more, err)
+	}
+	if _, _, err := s.MessagesBefore(ctx, "missing", 0, 5); !errors.Is(err, chat.ErrNotFound) {
+		t.Errorf("MessagesBefore on a missing session: got %v, want ErrNotFound", err)
+	}
+	if _, _, err := s.MessagesBefore(ctx, sess.ID, 0, 0); !errors.Is(err, chat.ErrInvalid) {
+		t.Errorf("MessagesBefore with limit 0: got %v, want ErrInvalid", err)
 	}
 }
