@@ -120,8 +120,15 @@ func (a *App) DeleteSession(id string) error {
 	return nil
 }
 
-// OpenSession returns a session with its history and remembers it as the
-// one to reopen at the next launch.
+// pageSize is how many stored messages OpenSession and EarlierMessages
+// return at a time. Eighty fill the chat pane many times over; opening a
+// 10,000-message session therefore reads 1% of it, and the list renders
+// what it shows (the rest comes a page at a time as the user scrolls up).
+const pageSize = 80
+
+// OpenSession returns a session with its latest messages (EarlierBefore
+// says how to get the ones before) and remembers it as the one to reopen
+// at the next launch.
 func (a *App) OpenSession(id string) (SessionViewDTO, error) {
 	st, ctx, cancel, err := a.ready()
 	if err != nil {
@@ -132,21 +139,50 @@ func (a *App) OpenSession(id string) (SessionViewDTO, error) {
 	if err != nil {
 		return SessionViewDTO{}, err
 	}
-	msgs, err := st.Messages(ctx, id)
+	msgs, more, err := st.MessagesBefore(ctx, id, 0, pageSize)
 	if err != nil {
 		return SessionViewDTO{}, err
 	}
 	if err := st.PutSetting(ctx, settingLastSession, id); err != nil {
 		a.log.Warn("remember last session", "err", err)
 	}
-	view := SessionViewDTO{Session: sessionDTO(s), Messages: make([]MessageDTO, 0, len(msgs))}
+	page := messagePage(msgs, more)
+	return SessionViewDTO{Session: sessionDTO(s), Messages: page.Messages, EarlierBefore: page.EarlierBefore}, nil
+}
+
+// EarlierMessages returns the page of a session's messages stored before
+// seq: pass the EarlierBefore of OpenSession or of the previous page.
+func (a *App) EarlierMessages(sessionID string, before uint64) (MessagePageDTO, error) {
+	if before == 0 {
+		return MessagePageDTO{}, fmt.Errorf("no message comes before the first: %w", chat.ErrInvalid)
+	}
+	st, ctx, cancel, err := a.ready()
+	if err != nil {
+		return MessagePageDTO{}, err
+	}
+	defer cancel()
+	msgs, more, err := st.MessagesBefore(ctx, sessionID, before, pageSize)
+	if err != nil {
+		return MessagePageDTO{}, err
+	}
+	return messagePage(msgs, more), nil
+}
+
+// messagePage converts stored messages, leaving out superseded attempts
+// (never shown, never sent). The cursor is the oldest stored message read,
+// shown or not, so a page of superseded messages does not end the paging.
+func messagePage(msgs []chat.Message, more bool) MessagePageDTO {
+	page := MessagePageDTO{Messages: make([]MessageDTO, 0, len(msgs))}
 	for _, m := range msgs {
 		if m.Status == agent.StatusSuperseded {
-			continue // an abandoned attempt: never shown, never sent
+			continue
 		}
-		view.Messages = append(view.Messages, messageDTO(m))
+		page.Messages = append(page.Messages, messageDTO(m))
 	}
-	return view, nil
+	if more && len(msgs) > 0 {
+		page.EarlierBefore = msgs[0].Seq
+	}
+	return page
 }
 
 // maxMessageLen bounds one typed message (1 MiB of text).

@@ -3,7 +3,7 @@ import {api} from '../api/client'
 import {toAppError} from '../api/errors'
 import type {Message} from '../api/types'
 import {canSend, type Drafts, getDraft, removeDraft, setDraft} from '../lib/drafts'
-import {removeMessage, upsertMessage} from '../lib/messages'
+import {prependPage, removeMessage, upsertMessage} from '../lib/messages'
 import {useRuns} from './runs'
 import {useSessions} from './sessions'
 import {toastError} from './toasts'
@@ -13,13 +13,19 @@ export type LoadState = 'idle' | 'loading' | 'ready' | 'error'
 interface ChatState {
   /** The session whose messages are loaded (or loading). */
   sessionId: string | null
+  /** The session's latest messages: Go sends a page at a time, older pages on request. */
   messages: Message[]
   load: LoadState
+  /** When not 0, older messages exist: the seq to pass to EarlierMessages. */
+  earlierBefore: number
+  loadingEarlier: boolean
   /** Sessions with a message on its way to the backend. */
   sending: Readonly<Record<string, boolean>>
   drafts: Drafts
   open: (sessionId: string) => Promise<void>
   close: () => void
+  /** Fetches the page before the loaded messages, if there is one. */
+  loadEarlier: () => Promise<void>
   setDraft: (sessionId: string, text: string) => void
   dropDraft: (sessionId: string) => void
   send: (sessionId: string, text: string) => Promise<boolean>
@@ -31,15 +37,22 @@ function place(messages: readonly Message[], m: Message): Message[] {
   return m.status === 'superseded' ? removeMessage(messages, m.id) : upsertMessage(messages, m)
 }
 
+// Bumped by open and close, so a page that arrives after the user moved on
+// (even back to the same session) is dropped.
+let generation = 0
+
 export const useChat = create<ChatState>()((set, get) => ({
   sessionId: null,
   messages: [],
   load: 'idle',
+  earlierBefore: 0,
+  loadingEarlier: false,
   sending: {},
   drafts: {},
 
   open: async (sessionId) => {
-    set({sessionId, messages: [], load: 'loading'})
+    generation++
+    set({sessionId, messages: [], load: 'loading', earlierBefore: 0, loadingEarlier: false})
     useRuns.getState().prune(sessionId)
     try {
       const view = await api.openSession(sessionId)
@@ -48,7 +61,7 @@ export const useChat = create<ChatState>()((set, get) => ({
       const arrived = get().messages
       let messages = [...view.messages].sort((a, b) => a.seq - b.seq)
       for (const m of arrived) messages = place(messages, m)
-      set({messages, load: 'ready'})
+      set({messages, load: 'ready', earlierBefore: view.earlierBefore ?? 0})
       if (view.session?.id) useSessions.getState().put(view.session)
       await useRuns.getState().restore(sessionId)
     } catch (err) {
@@ -58,7 +71,26 @@ export const useChat = create<ChatState>()((set, get) => ({
     }
   },
 
-  close: () => set({sessionId: null, messages: [], load: 'idle'}),
+  close: () => {
+    generation++
+    set({sessionId: null, messages: [], load: 'idle', earlierBefore: 0, loadingEarlier: false})
+  },
+
+  loadEarlier: async () => {
+    const {sessionId, earlierBefore, loadingEarlier, load} = get()
+    if (!sessionId || !earlierBefore || loadingEarlier || load !== 'ready') return
+    const mine = generation
+    set({loadingEarlier: true})
+    try {
+      const page = await api.earlierMessages(sessionId, earlierBefore)
+      if (mine !== generation) return
+      set((s) => ({messages: prependPage(s.messages, page.messages), earlierBefore: page.earlierBefore ?? 0}))
+    } catch (err) {
+      if (mine === generation) toastError(err, "Couldn't load earlier messages")
+    } finally {
+      if (mine === generation) set({loadingEarlier: false})
+    }
+  },
 
   setDraft: (sessionId, text) => set((s) => ({drafts: setDraft(s.drafts, sessionId, text)})),
 
