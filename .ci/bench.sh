@@ -10,4 +10,5 @@ run "providers: render 1,000 tools, parse throughput, allocs/event" -bench='Rend
 run "mcp: registry rebuild and overlay of 1,000 tools" -bench='RegistryRebuild1000|Overlay1000|Search1000' ./backend/mcp/
 run "store: read a 10,000-message session; append to it (fsync / nosync)" -bench='OpenSession10k|AppendMessage' ./backend/store/
 run "agent: overhead per step" -bench='Step' ./backend/agent/
+CGO=1 run "app: open a 10,000-message session (OpenSession, EarlierMessages)" -bench='OpenSession10k' ./app/
 CGO=1 COUNT=${COUNT:-3} run "app: UI events per second at 5,000 tokens/s" -bench='BridgeStream' -benchtime=1x ./app/
