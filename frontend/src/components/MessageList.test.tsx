@@ -83,6 +83,29 @@ describe('a long session', () => {
     expect(screen.getByTestId('jump-to-latest')).toBeInTheDocument()
   })
 
+  it('does not retry a failed page by itself; the button does', async () => {
+    const {backend, user} = await renderApp({
+      sessions: [session('s1', 'Long')],
+      messages: {s1: conversation(35)},
+      pageSize: 10,
+    })
+    await waitFor(() => expect(seqs()).toEqual(range(26, 35)))
+    backend.App.EarlierMessages.mockRejectedValueOnce({kind: 'unavailable', message: 'the data file is busy'})
+    const view = screen.getByTestId('message-scroll')
+    fakeLayout(view)
+    scrollTo(view, 2000)
+    scrollTo(view, 100)
+    expect(await screen.findByTestId('toast')).toHaveTextContent('the data file is busy')
+    scrollTo(view, 50)
+    scrollTo(view, 0)
+    expect(backend.App.EarlierMessages).toHaveBeenCalledTimes(1)
+    expect(seqs()).toEqual(range(26, 35))
+
+    await user.click(screen.getByTestId('load-earlier'))
+    await waitFor(() => expect(seqs()).toEqual(range(16, 35)))
+    expect(backend.App.EarlierMessages).toHaveBeenCalledTimes(2)
+  })
+
   it('keeps following new messages at the bottom', async () => {
     const {backend} = await renderApp({
       sessions: [session('s1', 'Long')],

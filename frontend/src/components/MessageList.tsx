@@ -19,8 +19,8 @@ interface Props {
   /** Older messages exist that are not loaded yet. */
   hasEarlier?: boolean
   loadingEarlier?: boolean
-  /** Fetches the page before the loaded messages. */
-  onLoadEarlier?: () => void
+  /** Fetches the page before the loaded messages; auto when scrolling asked, not the user. */
+  onLoadEarlier?: (auto?: boolean) => void
 }
 
 /**
@@ -47,7 +47,7 @@ export function MessageList({sessionId, messages, footer, hasEarlier = false, lo
   // the page before. Checked after every render as well as on scroll.
   const wantEarlier = hasEarlier && !loadingEarlier && !!onLoadEarlier
   const maybeLoadEarlier = useCallback(() => {
-    if (wantEarlier && scrollRef.current && nearTop(scrollRef.current)) onLoadEarlier!()
+    if (wantEarlier && scrollRef.current && nearTop(scrollRef.current)) onLoadEarlier!(true)
   }, [wantEarlier, onLoadEarlier, scrollRef])
   useEffect(maybeLoadEarlier)
   const handleScroll = useCallback(() => {
@@ -86,7 +86,7 @@ export function MessageList({sessionId, messages, footer, hasEarlier = false, lo
                 className="link-btn"
                 data-testid="load-earlier"
                 disabled={loadingEarlier}
-                onClick={onLoadEarlier}
+                onClick={() => onLoadEarlier?.()}
               >
                 {loadingEarlier ? 'Loading earlier messages…' : 'Load earlier messages'}
               </button>

@@ -19,13 +19,20 @@ interface ChatState {
   /** When not 0, older messages exist: the seq to pass to EarlierMessages. */
   earlierBefore: number
   loadingEarlier: boolean
+  /** The last fetch of an earlier page failed: only the user asks again. */
+  earlierFailed: boolean
   /** Sessions with a message on its way to the backend. */
   sending: Readonly<Record<string, boolean>>
   drafts: Drafts
   open: (sessionId: string) => Promise<void>
   close: () => void
-  /** Fetches the page before the loaded messages, if there is one. */
-  loadEarlier: () => Promise<void>
+  /**
+   * Fetches the page before the loaded messages, if there is one. auto is
+   * set when scrolling asked rather than the user; it does not retry a
+   * failed fetch, which would otherwise repeat as long as the view is near
+   * the top.
+   */
+  loadEarlier: (auto?: boolean) => Promise<void>
   setDraft: (sessionId: string, text: string) => void
   dropDraft: (sessionId: string) => void
   send: (sessionId: string, text: string) => Promise<boolean>
@@ -47,12 +54,13 @@ export const useChat = create<ChatState>()((set, get) => ({
   load: 'idle',
   earlierBefore: 0,
   loadingEarlier: false,
+  earlierFailed: false,
   sending: {},
   drafts: {},
 
   open: async (sessionId) => {
     generation++
-    set({sessionId, messages: [], load: 'loading', earlierBefore: 0, loadingEarlier: false})
+    set({sessionId, messages: [], load: 'loading', earlierBefore: 0, loadingEarlier: false, earlierFailed: false})
     useRuns.getState().prune(sessionId)
     try {
       const view = await api.openSession(sessionId)
@@ -73,20 +81,26 @@ export const useChat = create<ChatState>()((set, get) => ({
 
   close: () => {
     generation++
-    set({sessionId: null, messages: [], load: 'idle', earlierBefore: 0, loadingEarlier: false})
+    set({sessionId: null, messages: [], load: 'idle', earlierBefore: 0, loadingEarlier: false, earlierFailed: false})
   },
 
-  loadEarlier: async () => {
-    const {sessionId, earlierBefore, loadingEarlier, load} = get()
-    if (!sessionId || !earlierBefore || loadingEarlier || load !== 'ready') return
+  loadEarlier: async (auto = false) => {
+    const {sessionId, earlierBefore, loadingEarlier, earlierFailed, load} = get()
+    if (!sessionId || !earlierBefore || loadingEarlier || load !== 'ready' || (auto && earlierFailed)) return
     const mine = generation
     set({loadingEarlier: true})
     try {
       const page = await api.earlierMessages(sessionId, earlierBefore)
       if (mine !== generation) return
-      set((s) => ({messages: prependPage(s.messages, page.messages), earlierBefore: page.earlierBefore ?? 0}))
+      set((s) => ({
+        messages: prependPage(s.messages, page.messages),
+        earlierBefore: page.earlierBefore ?? 0,
+        earlierFailed: false,
+      }))
     } catch (err) {
-      if (mine === generation) toastError(err, "Couldn't load earlier messages")
+      if (mine !== generation) return
+      set({earlierFailed: true})
+      toastError(err, "Couldn't load earlier messages")
     } finally {
       if (mine === generation) set({loadingEarlier: false})
     }
