@@ -91,7 +91,7 @@ test(`open a ${MESSAGES}-message session: click → last message visible`, async
   const [long, shortA, shortB] = seed(dataDir, [MESSAGES, 20, 20])
   const app = await launchApp({dataDir, name: 'perf-session'})
   const {page} = app
-  // The newest session (shortB) opens at launch.
+  // The last session seeded (shortB) is the one the app reopens at launch.
   await page.locator(`[data-testid="message"][data-seq="${shortB.lastSeq}"]`).waitFor({timeout: 30_000})
   await page.evaluate(() => {
     const w = window as unknown as {__answered?: number; go: {app: {App: Record<string, (...a: unknown[]) => Promise<unknown>>}}}
