@@ -22,7 +22,7 @@ KEYRING   := env HOME=$(TEST_HOME) XDG_RUNTIME_DIR=$(TEST_HOME)/run \
 	npm_config_cache=$(HOME)/.npm .ci/keyring-session.sh
 
 .PHONY: run build install test deps deps-test frontend bindings check-bindings screenshots \
-	build-dev test-go test-frontend test-e2e perf clean
+	build-dev test-go test-frontend test-e2e perf perf-session clean
 
 ## run: install what is missing, build, and open Maestro
 run: build
@@ -67,6 +67,7 @@ build-dev: frontend
 	go build -tags dev,$(TAGS) -o $(APP_DEV) .
 	go build -o $(BIN)/maestro-fakes ./backend/providers/fakes/cmd/maestro-fakes
 	go build -o $(BIN)/maestro-mcp-test ./backend/mcp/cmd/maestro-mcp-test
+	go build -o $(BIN)/maestro-seed ./backend/store/cmd/maestro-seed
 
 ## test: install what is missing, then run the Go, Vitest and end-to-end tests
 test: deps-test
@@ -97,6 +98,11 @@ screenshots: deps-test build-dev
 ## perf: measure build time, binary size, launch time and memory into docs/PERFORMANCE.md figures
 perf: deps-test
 	.ci/perf.sh
+
+## perf-session: time from a click on a 10,000-message session until its last message is drawn (docs/PERFORMANCE.md)
+perf-session: deps-test build-dev
+	@mkdir -p $(TEST_HOME)/run && chmod 700 $(TEST_HOME)/run
+	$(KEYRING) bash -c 'cd frontend && npx vitest run --config vitest.perf.config.ts'
 
 clean:
 	rm -rf $(BIN) $(OUT) frontend/dist/assets frontend/dist/index.html

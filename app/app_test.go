@@ -3,12 +3,14 @@ package app
 import (
 	"context"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
 
+	"maestro/backend/agent"
 	"maestro/backend/chat"
 	"maestro/backend/store"
 )
@@ -55,7 +57,7 @@ func (k fakeKeychain) Get(_ context.Context, account string) (string, error) {
 }
 
 // startApp runs the app's startup on dir and shuts it down at cleanup.
-func startApp(t *testing.T, dir string) (*App, *recorder) {
+func startApp(t testing.TB, dir string) (*App, *recorder) {
 	t.Helper()
 	rec := &recorder{}
 	a := New(Config{Version: "test", DataDir: dir, Runtime: Runtime{Emit: rec.emit}})
@@ -254,5 +256,67 @@ func TestRotatingLog(t *testing.T) {
 	old, _ := os.ReadFile(path + ".1")
 	if len(cur) > 100 || len(old) > 100 || len(cur)+len(old) < 120 {
 		t.Errorf("after 200 bytes with a 100-byte cap: current %d bytes, rotated %d", len(cur), len(old))
+	}
+}
+
+func TestOpenSessionPages(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	st, err := store.Open(t.Context(), dir, store.Options{NoSync: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	sess, err := st.CreateSession(t.Context(), chat.Session{Title: "Long"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := 1; i <= 200; i++ {
+		m := chat.Message{Role: chat.RoleUser, Status: chat.StatusComplete, Parts: chat.Parts{chat.TextPart{Text: fmt.Sprint(i)}}}
+		if i == 150 || i == 30 {
+			m.Status = agent.StatusSuperseded
+		}
+		if _, err := st.AppendMessage(t.Context(), sess.ID, m); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := st.Close(); err != nil {
+		t.Fatal(err)
+	}
+	a, _ := startApp(t, dir)
+
+	seqs := func(ms []MessageDTO) (first, last uint64, n int) {
+		for _, m := range ms {
+			if m.Status == string(agent.StatusSuperseded) {
+				t.Errorf("superseded message %d was returned", m.Seq)
+			}
+		}
+		return ms[0].Seq, ms[len(ms)-1].Seq, len(ms)
+	}
+	view, err := a.OpenSession(sess.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if first, last, n := seqs(view.Messages); first != 121 || last != 200 || n != 79 || view.EarlierBefore != 121 {
+		t.Errorf("OpenSession = seq %d..%d (%d messages), earlierBefore %d; want 121..200 (79, one superseded), 121", first, last, n, view.EarlierBefore)
+	}
+	page, err := a.EarlierMessages(sess.ID, view.EarlierBefore)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if first, last, n := seqs(page.Messages); first != 41 || last != 120 || n != 80 || page.EarlierBefore != 41 {
+		t.Errorf("EarlierMessages(121) = seq %d..%d (%d), earlierBefore %d; want 41..120 (80), 41", first, last, n, page.EarlierBefore)
+	}
+	page, err = a.EarlierMessages(sess.ID, page.EarlierBefore)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if first, last, n := seqs(page.Messages); first != 1 || last != 40 || n != 39 || page.EarlierBefore != 0 {
+		t.Errorf("EarlierMessages(41) = seq %d..%d (%d), earlierBefore %d; want 1..40 (39), 0", first, last, n, page.EarlierBefore)
+	}
+	if _, err := a.EarlierMessages(sess.ID, 0); chat.Kind(err) != chat.KindInvalid {
+		t.Errorf("EarlierMessages(0): kind %q, want invalid", chat.Kind(err))
+	}
+	if _, err := a.EarlierMessages("missing", 5); chat.Kind(err) != chat.KindNotFound {
+		t.Errorf("EarlierMessages on a missing session: kind %q, want not_found", chat.Kind(err))
 	}
 }

@@ -71,13 +71,12 @@ func (a *App) SwitchBranch(sessionID string, seq uint64) (SessionViewDTO, error)
 	if err != nil {
 		return SessionViewDTO{}, err
 	}
-	path, err := st.ActivePath(ctx, sessionID)
+	page, err := a.latestPage(ctx, st, sessionID)
 	if err != nil {
 		return SessionViewDTO{}, err
 	}
-	path.Messages = a.settleInterrupted(ctx, st, sessionID, path.Messages)
 	a.emit(EventSessionsChanged)
-	return sessionView(sess, path), nil
+	return sessionView(sess, page), nil
 }
 
 // whileIdle runs fn unless sessionID has a running reply, and keeps a new
@@ -157,19 +156,31 @@ func at(s []uint64, i int) uint64 {
 
 // sessionView is a session with its active branch as the chat pane shows
 // it: abandoned attempts left out, versioned messages with their Branch.
-func sessionView(s chat.Session, p store.Path) SessionViewDTO {
-	view := SessionViewDTO{Session: sessionDTO(s), Messages: make([]MessageDTO, 0, len(p.Messages))}
+func sessionView(s chat.Session, p store.Page) SessionViewDTO {
+	page := messagePage(p)
+	return SessionViewDTO{Session: sessionDTO(s), Messages: page.Messages, EarlierBefore: page.EarlierBefore}
+}
+
+// messagePage converts a page of stored messages, leaving out superseded
+// attempts (never shown, never sent). The cursor is the oldest stored
+// message read, shown or not, so a page of superseded messages does not
+// end the paging.
+func messagePage(p store.Page) MessagePageDTO {
+	page := MessagePageDTO{Messages: make([]MessageDTO, 0, len(p.Messages))}
 	for _, m := range p.Messages {
 		if m.Status == agent.StatusSuperseded {
-			continue // an abandoned attempt: never shown, never sent
+			continue
 		}
 		dto := messageDTO(m)
 		if br, ok := p.Branches[m.Seq]; ok {
 			dto.Branch = branchDTO(br)
 		}
-		view.Messages = append(view.Messages, dto)
+		page.Messages = append(page.Messages, dto)
 	}
-	return view
+	if p.More && len(p.Messages) > 0 {
+		page.EarlierBefore = p.Messages[0].Seq
+	}
+	return page
 }
 
 func branchDTO(b store.Branch) *BranchDTO {

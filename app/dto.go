@@ -92,10 +92,21 @@ type BranchDTO struct {
 	Next  uint64 `json:"next"`
 }
 
-// SessionViewDTO is everything the chat pane needs to open a session.
+// SessionViewDTO is everything the chat pane needs to open a session: the
+// session and its latest messages.
 type SessionViewDTO struct {
 	Session  SessionDTO   `json:"session"`
 	Messages []MessageDTO `json:"messages"`
+	// EarlierBefore, when not 0, is the seq to pass to EarlierMessages for
+	// the messages before these; 0 means these start the session.
+	EarlierBefore uint64 `json:"earlierBefore"`
+}
+
+// MessagePageDTO is a page of older messages (EarlierMessages).
+type MessagePageDTO struct {
+	Messages []MessageDTO `json:"messages"`
+	// EarlierBefore is as in SessionViewDTO.
+	EarlierBefore uint64 `json:"earlierBefore"`
 }
 
 // KeychainDTO reports whether the OS keychain can be used.

@@ -25,31 +25,33 @@ const DefaultTitle = "New chat"
 
 const settingLastSession = "lastSession"
 
-// settleInterrupted returns msgs with the checkpoints of a turn whose
-// process died (still marked streaming with no run of ours writing them)
-// settled by agent.Recover: shown as failed and retryable. It holds the
-// run table's lock, so no run can start in between, and re-reads the
-// messages under it, since a run may have finished after msgs was read.
-func (a *App) settleInterrupted(ctx context.Context, st *store.Store, id string, msgs []chat.Message) []chat.Message {
+// settleInterrupted settles, with agent.Recover, the checkpoints of a turn
+// whose process died (still marked streaming with no run of ours writing
+// them), so they show as failed and retryable; it reports whether it
+// rewrote anything, in which case the caller reads its page again. It
+// holds the run table's lock, so no run can start in between, and re-reads
+// the active path under it, since a run may have finished after msgs was
+// read.
+func (a *App) settleInterrupted(ctx context.Context, st *store.Store, id string, msgs []chat.Message) bool {
 	if a.chat == nil || !slices.ContainsFunc(msgs, func(m chat.Message) bool { return m.Status == chat.StatusStreaming }) {
-		return msgs
+		return false
 	}
 	a.chat.mu.Lock()
 	defer a.chat.mu.Unlock()
 	for _, r := range a.chat.runs {
 		if r.sessionID == id {
-			return msgs
+			return false
 		}
 	}
 	fresh, err := st.Messages(ctx, id)
+	n := 0
 	if err == nil {
-		fresh, _, err = agent.Recover(ctx, st, id, fresh)
+		_, n, err = agent.Recover(ctx, st, id, fresh)
 	}
 	if err != nil {
 		a.log.Warn("settle an interrupted turn", "session", id, "err", err)
-		return msgs
 	}
-	return fresh
+	return n > 0
 }
 
 // Status reports the version, the data location and whether it opened.
@@ -149,8 +151,15 @@ func (a *App) DeleteSession(id string) error {
 	return nil
 }
 
-// OpenSession returns a session with its history (the active branch, each
-// edited message with its place among its versions) and remembers it as the
+// pageSize is how many stored messages OpenSession and EarlierMessages
+// return at a time. Eighty fill the chat pane many times over; opening a
+// 10,000-message session therefore reads 1% of it, and the list renders
+// what it shows (the rest comes a page at a time as the user scrolls up).
+const pageSize = 80
+
+// OpenSession returns a session with the latest messages of its active
+// branch (each edited message with its place among its versions;
+// EarlierBefore says how to get the ones before) and remembers it as the
 // one to reopen at the next launch.
 func (a *App) OpenSession(id string) (SessionViewDTO, error) {
 	st, ctx, cancel, err := a.ready()
@@ -162,15 +171,46 @@ func (a *App) OpenSession(id string) (SessionViewDTO, error) {
 	if err != nil {
 		return SessionViewDTO{}, err
 	}
-	path, err := st.ActivePath(ctx, id)
+	page, err := a.latestPage(ctx, st, id)
 	if err != nil {
 		return SessionViewDTO{}, err
 	}
-	path.Messages = a.settleInterrupted(ctx, st, id, path.Messages)
 	if err := st.PutSetting(ctx, settingLastSession, id); err != nil {
 		a.log.Warn("remember last session", "err", err)
 	}
-	return sessionView(s, path), nil
+	return sessionView(s, page), nil
+}
+
+// EarlierMessages returns the page of the active branch's messages before
+// the message seq: pass the EarlierBefore of OpenSession or of the previous
+// page.
+func (a *App) EarlierMessages(sessionID string, before uint64) (MessagePageDTO, error) {
+	if before == 0 {
+		return MessagePageDTO{}, fmt.Errorf("no message comes before the first: %w", chat.ErrInvalid)
+	}
+	st, ctx, cancel, err := a.ready()
+	if err != nil {
+		return MessagePageDTO{}, err
+	}
+	defer cancel()
+	page, err := st.ActivePathPage(ctx, sessionID, before, pageSize)
+	if err != nil {
+		return MessagePageDTO{}, err
+	}
+	return messagePage(page), nil
+}
+
+// latestPage reads the active branch's last page, with the checkpoints of
+// a turn whose process died settled (see settleInterrupted).
+func (a *App) latestPage(ctx context.Context, st *store.Store, id string) (store.Page, error) {
+	page, err := st.ActivePathPage(ctx, id, 0, pageSize)
+	if err != nil {
+		return store.Page{}, err
+	}
+	if a.settleInterrupted(ctx, st, id, page.Messages) {
+		return st.ActivePathPage(ctx, id, 0, pageSize)
+	}
+	return page, nil
 }
 
 // maxMessageLen bounds one typed message (1 MiB of text).

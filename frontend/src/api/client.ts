@@ -10,6 +10,7 @@ import type {
   Login,
   LoginEvent,
   Message,
+  MessagePage,
   ProviderId,
   Session,
   SessionView,
@@ -37,6 +38,9 @@ export const api = {
   deleteSession: (id: string) => call<void>(() => App.DeleteSession(id)),
   openSession: (id: string) =>
     call<SessionView>(() => App.OpenSession(id)).then((v) => ({...v, messages: v.messages ?? []})),
+  /** The page of a session's messages stored before seq before. */
+  earlierMessages: (sessionId: string, before: number) =>
+    call<MessagePage>(() => App.EarlierMessages(sessionId, before)).then((p) => ({...p, messages: p.messages ?? []})),
   sendMessage: (sessionId: string, text: string) =>
     call<SendResult | Message>(() => App.SendMessage(sessionId, text)).then(toSendResult),
   accounts: () => call<Account[] | null>(() => App.Accounts()).then((a) => a ?? []),

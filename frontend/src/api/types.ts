@@ -96,9 +96,19 @@ export interface Branch {
   next: number
 }
 
+/** A session and its latest messages (OpenSession). */
 export interface SessionView {
   session: Session
   messages: Message[]
+  /** When not 0, the seq to pass to EarlierMessages for the messages before these. */
+  earlierBefore?: number
+}
+
+/** A page of older messages (EarlierMessages). */
+export interface MessagePage {
+  messages: Message[]
+  /** As in SessionView: 0 when these start the session. */
+  earlierBefore?: number
 }
 
 export interface KeychainStatus {

@@ -88,6 +88,9 @@ export function ChatPane() {
   const loadedId = useChat((s) => s.sessionId)
   const messages = useChat((s) => s.messages)
   const load = useChat((s) => s.load)
+  const earlierBefore = useChat((s) => s.earlierBefore)
+  const loadingEarlier = useChat((s) => s.loadingEarlier)
+  const loadEarlier = useChat((s) => s.loadEarlier)
   const running = useRuns((s) => !!activeId && !!s.active[activeId])
   const failed = useRuns((s) => !!activeId && !!s.failures[activeId])
   const notice = useRuns((s) => (activeId ? s.notices[activeId] : undefined))
@@ -111,14 +114,21 @@ export function ChatPane() {
         <ExportMenu sessionId={activeId} />
         <ModelPicker sessionId={activeId} provider={session?.provider ?? ''} model={session?.model ?? ''} />
       </header>
-      {ready && shown.length === 0 && !running && !notice ? (
+      {ready && shown.length === 0 && !earlierBefore && !running && !notice ? (
         <div className="chat-empty">
           <EmptyState icon={MessageSquareText} title="Start the conversation" testId="chat-empty">
             Ask anything. Tools from your connectors will appear here.
           </EmptyState>
         </div>
       ) : (
-        <MessageList sessionId={activeId} messages={ready ? messages : []} footer={footer} />
+        <MessageList
+          sessionId={activeId}
+          messages={ready ? messages : []}
+          footer={footer}
+          hasEarlier={ready && earlierBefore > 0}
+          loadingEarlier={loadingEarlier}
+          onLoadEarlier={loadEarlier}
+        />
       )}
       <Composer key={activeId} sessionId={activeId} />
     </section>

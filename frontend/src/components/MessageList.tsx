@@ -1,9 +1,11 @@
-import {type ReactNode, useCallback, useMemo} from 'react'
+import {type ReactNode, useCallback, useEffect, useMemo} from 'react'
 import {ArrowDown} from 'lucide-react'
 import type {Message} from '../api/types'
 import {messageText, visibleMessages} from '../lib/messages'
 import type {RunErrorInfo} from '../lib/runError'
+import {nearTop} from '../lib/scroll'
 import {pairToolResults, storedCallIds} from '../lib/toolCards'
+import {usePrependAnchor} from '../lib/usePrependAnchor'
 import {useStickToBottom} from '../lib/useStickToBottom'
 import {useChat} from '../stores/chat'
 import {useRuns} from '../stores/runs'
@@ -21,10 +23,20 @@ interface Props {
   messages: Message[]
   /** Shown under the last message (e.g. the sign-in notice). */
   footer?: ReactNode
+  /** Older messages exist that are not loaded yet. */
+  hasEarlier?: boolean
+  loadingEarlier?: boolean
+  /** Fetches the page before the loaded messages; auto when scrolling asked, not the user. */
+  onLoadEarlier?: (auto?: boolean) => void
 }
 
-/** The conversation: stored messages, the reply streaming in, and how the last turn failed. */
-export function MessageList({sessionId, messages, footer}: Props) {
+/**
+ * The conversation: stored messages, the reply streaming in, and how the
+ * last turn failed. Only the loaded messages are rendered (Go sends the
+ * latest page when a session opens); scrolling near the top, or the button
+ * there, loads the page before, and the rows on screen stay where they were.
+ */
+export function MessageList({sessionId, messages, footer, hasEarlier = false, loadingEarlier = false, onLoadEarlier}: Props) {
   const activeRunId = useRuns((s) => s.active[sessionId])
   const run = useRuns((s) => (activeRunId ? s.runs[activeRunId] : undefined))
   const failure = useRuns((s) => s.failures[sessionId])
@@ -36,6 +48,20 @@ export function MessageList({sessionId, messages, footer}: Props) {
   const storedCalls = useMemo(() => storedCallIds(messages), [messages])
   const lastUser = useMemo(() => [...rows].reverse().find((m) => m.role === 'user')?.id, [rows])
   const {scrollRef, contentRef, onScroll, jumpVisible, jump} = useStickToBottom(sessionId, lastUser)
+  const onScrollAnchor = usePrependAnchor(scrollRef, sessionId, rows[0]?.seq)
+
+  // Near the top (scrolled there, or the rows do not fill the view): fetch
+  // the page before. Checked after every render as well as on scroll.
+  const wantEarlier = hasEarlier && !loadingEarlier && !!onLoadEarlier
+  const maybeLoadEarlier = useCallback(() => {
+    if (wantEarlier && scrollRef.current && nearTop(scrollRef.current)) onLoadEarlier!(true)
+  }, [wantEarlier, onLoadEarlier, scrollRef])
+  useEffect(maybeLoadEarlier)
+  const handleScroll = useCallback(() => {
+    onScroll()
+    onScrollAnchor()
+    maybeLoadEarlier()
+  }, [onScroll, onScrollAnchor, maybeLoadEarlier])
 
   // One turn may be several stored replies (a step per tool round): they read
   // as one, with a single action bar (copying the whole turn) under the last.
@@ -61,8 +87,21 @@ export function MessageList({sessionId, messages, footer}: Props) {
 
   return (
     <div className="message-scroll-wrap">
-      <div className="message-scroll" ref={scrollRef} onScroll={onScroll} data-testid="message-scroll">
+      <div className="message-scroll" ref={scrollRef} onScroll={handleScroll} data-testid="message-scroll">
         <div className="message-list" ref={contentRef} role="log" aria-label="Messages">
+          {hasEarlier && (
+            <div className="load-earlier">
+              <button
+                type="button"
+                className="link-btn"
+                data-testid="load-earlier"
+                disabled={loadingEarlier}
+                onClick={() => onLoadEarlier?.()}
+              >
+                {loadingEarlier ? 'Loading earlier messages…' : 'Load earlier messages'}
+              </button>
+            </div>
+          )}
           {rows.map((m, i) => (
             <MessageRow
               key={m.id}

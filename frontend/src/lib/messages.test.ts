@@ -1,6 +1,17 @@
 import {describe, expect, it} from 'vitest'
 import {message} from '../test/fakeBackend'
-import {afterEdit, awaitsProvider, endsMidTurn, isBareFailure, messageText, reasoningText, removeMessage, upsertMessage, visibleMessages} from './messages'
+import {
+  afterEdit,
+  awaitsProvider,
+  endsMidTurn,
+  isBareFailure,
+  messageText,
+  prependPage,
+  reasoningText,
+  removeMessage,
+  upsertMessage,
+  visibleMessages,
+} from './messages'
 
 describe('messages', () => {
   it('joins text parts and skips other parts', () => {
@@ -27,6 +38,15 @@ describe('messages', () => {
     const b = message('b', 2, 'assistant', 'y')
     expect(upsertMessage([b], a).map((m) => m.id)).toEqual(['a', 'b'])
     expect(upsertMessage([a, b], a).map((m) => m.id)).toEqual(['a', 'b'])
+  })
+
+  it('puts an older page first, once, in seq order', () => {
+    const [a, b, c, d] = [1, 2, 3, 4].map((n) => message(`m${n}`, n, n % 2 ? 'user' : 'assistant', String(n)))
+    expect(prependPage([c, d], [a, b]).map((m) => m.seq)).toEqual([1, 2, 3, 4])
+    // c also came as an event while the page was on its way.
+    expect(prependPage([c, d], [a, b, c]).map((m) => m.seq)).toEqual([1, 2, 3, 4])
+    expect(prependPage([c, d], []).map((m) => m.seq)).toEqual([3, 4])
+    expect(prependPage([], [a, b]).map((m) => m.seq)).toEqual([1, 2])
   })
 })
 

@@ -23,6 +23,15 @@ export function upsertMessage(messages: readonly Message[], m: Message): Message
   return rest.sort((a, b) => a.seq - b.seq)
 }
 
+/**
+ * Puts a page of older messages (EarlierMessages) before the loaded ones,
+ * skipping any already there (a message can arrive both ways), in seq order.
+ */
+export function prependPage(messages: readonly Message[], older: readonly Message[]): Message[] {
+  const have = new Set(messages.map((m) => m.id))
+  return [...older.filter((m) => !have.has(m.id)), ...messages].sort((a, b) => a.seq - b.seq)
+}
+
 /** The reasoning ("thinking") text of a message. */
 export function reasoningText(m: Pick<Message, 'parts'>): string {
   return (m.parts ?? [])

@@ -1,5 +1,14 @@
 import {describe, expect, it} from 'vitest'
-import {distanceFromBottom, isNearBottom, nextStuck, showJumpPill, STICK_THRESHOLD} from './scroll'
+import {
+  distanceFromBottom,
+  isNearBottom,
+  keepFromBottom,
+  LOAD_EARLIER_MARGIN,
+  nearTop,
+  nextStuck,
+  showJumpPill,
+  STICK_THRESHOLD,
+} from './scroll'
 
 const at = (scrollTop: number, scrollHeight = 2000, clientHeight = 500) => ({scrollTop, scrollHeight, clientHeight})
 
@@ -32,5 +41,25 @@ describe('auto-scroll', () => {
     expect(showJumpPill(false, at(1000))).toBe(true)
     expect(showJumpPill(true, at(1000))).toBe(false)
     expect(showJumpPill(false, at(1500))).toBe(false)
+  })
+})
+
+describe('loading earlier messages', () => {
+  it('asks for the page before once the reader is within the margin of the top', () => {
+    expect(nearTop(at(LOAD_EARLIER_MARGIN))).toBe(true)
+    expect(nearTop(at(LOAD_EARLIER_MARGIN + 1))).toBe(false)
+    expect(nearTop(at(0))).toBe(true)
+    // Rows that do not fill the view: load until they do.
+    expect(nearTop({scrollTop: 0, scrollHeight: 300, clientHeight: 500})).toBe(true)
+  })
+
+  it('never asks while the view is not laid out', () => {
+    expect(nearTop({scrollTop: 0, scrollHeight: 0, clientHeight: 0})).toBe(false)
+  })
+
+  it('keeps the rows on screen in place when a page is put above them', () => {
+    // 100 px from the top of 3,000 px: 2,900 from the bottom; 3,000 px were added.
+    expect(keepFromBottom(6000, 3000 - 100)).toBe(3100)
+    expect(keepFromBottom(500, 900)).toBe(0)
   })
 })

@@ -34,3 +34,27 @@ export function nextStuck(wasStuck: boolean, prevTop: number, m: ScrollMetrics, 
 export function showJumpPill(stuck: boolean, m: ScrollMetrics, threshold = STICK_THRESHOLD): boolean {
   return !stuck && !isNearBottom(m, threshold)
 }
+
+/**
+ * How close (px) to the top of the loaded rows the reader may come before
+ * the page before them is fetched: about a screen, so it is usually there
+ * before they reach the top.
+ */
+export const LOAD_EARLIER_MARGIN = 800
+
+/**
+ * Whether to fetch the messages before the loaded ones: the view is laid
+ * out (a zero height means it is not, e.g. hidden or in a test DOM) and its
+ * top is within the margin, by scrolling up or because the rows do not fill it.
+ */
+export function nearTop(m: ScrollMetrics, margin = LOAD_EARLIER_MARGIN): boolean {
+  return m.clientHeight > 0 && m.scrollTop <= margin
+}
+
+/**
+ * The scrollTop that keeps what the reader sees in place after rows were
+ * put above it: the same distance from the bottom as before.
+ */
+export function keepFromBottom(scrollHeight: number, fromBottom: number): number {
+  return Math.max(0, scrollHeight - fromBottom)
+}

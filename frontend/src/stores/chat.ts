@@ -3,7 +3,7 @@ import {api, chatApi} from '../api/client'
 import {toAppError} from '../api/errors'
 import type {Message} from '../api/types'
 import {canSend, type Drafts, getDraft, removeDraft, setDraft} from '../lib/drafts'
-import {afterEdit, endsMidTurn, removeMessage, upsertMessage} from '../lib/messages'
+import {afterEdit, endsMidTurn, prependPage, removeMessage, upsertMessage} from '../lib/messages'
 import {useRuns} from './runs'
 import {useSessions} from './sessions'
 import {toastError} from './toasts'
@@ -13,6 +13,7 @@ export type LoadState = 'idle' | 'loading' | 'ready' | 'error'
 interface ChatState {
   /** The session whose messages are loaded (or loading). */
   sessionId: string | null
+  /** The session's latest messages: Go sends a page at a time, older pages on request. */
   messages: Message[]
   load: LoadState
   /**
@@ -21,6 +22,11 @@ interface ChatState {
    * as a message is sent or arrives.
    */
   midTurn: boolean
+  /** When not 0, older messages exist: the seq to pass to EarlierMessages. */
+  earlierBefore: number
+  loadingEarlier: boolean
+  /** The last fetch of an earlier page failed: only the user asks again. */
+  earlierFailed: boolean
   /** Sessions with a message (new or edited) on its way to the backend. */
   sending: Readonly<Record<string, boolean>>
   /** Sessions switching to another branch. */
@@ -28,6 +34,13 @@ interface ChatState {
   drafts: Drafts
   open: (sessionId: string) => Promise<void>
   close: () => void
+  /**
+   * Fetches the page before the loaded messages, if there is one. auto is
+   * set when scrolling asked rather than the user; it does not retry a
+   * failed fetch, which would otherwise repeat as long as the view is near
+   * the top.
+   */
+  loadEarlier: (auto?: boolean) => Promise<void>
   setDraft: (sessionId: string, text: string) => void
   dropDraft: (sessionId: string) => void
   send: (sessionId: string, text: string) => Promise<boolean>
@@ -53,17 +66,25 @@ function place(messages: readonly Message[], m: Message): Message[] {
   return m.status === 'superseded' ? removeMessage(messages, m.id) : upsertMessage(messages, m)
 }
 
+// Bumped by open and close, so a page that arrives after the user moved on
+// (even back to the same session) is dropped.
+let generation = 0
+
 export const useChat = create<ChatState>()((set, get) => ({
   sessionId: null,
   messages: [],
   load: 'idle',
   midTurn: false,
+  earlierBefore: 0,
+  loadingEarlier: false,
+  earlierFailed: false,
   sending: {},
   switching: {},
   drafts: {},
 
   open: async (sessionId) => {
-    set({sessionId, messages: [], load: 'loading', midTurn: false})
+    generation++
+    set({sessionId, messages: [], load: 'loading', midTurn: false, earlierBefore: 0, loadingEarlier: false, earlierFailed: false})
     useRuns.getState().prune(sessionId)
     try {
       const view = await api.openSession(sessionId)
@@ -72,7 +93,7 @@ export const useChat = create<ChatState>()((set, get) => ({
       const arrived = get().messages
       let messages = [...view.messages].sort((a, b) => a.seq - b.seq)
       for (const m of arrived) messages = place(messages, m)
-      set({messages, load: 'ready'})
+      set({messages, load: 'ready', earlierBefore: view.earlierBefore ?? 0})
       if (view.session?.id) useSessions.getState().put(view.session)
       await useRuns.getState().restore(sessionId)
       if (get().sessionId === sessionId && !useRuns.getState().active[sessionId] && endsMidTurn(get().messages)) set({midTurn: true})
@@ -83,7 +104,32 @@ export const useChat = create<ChatState>()((set, get) => ({
     }
   },
 
-  close: () => set({sessionId: null, messages: [], load: 'idle', midTurn: false}),
+  close: () => {
+    generation++
+    set({sessionId: null, messages: [], load: 'idle', midTurn: false, earlierBefore: 0, loadingEarlier: false, earlierFailed: false})
+  },
+
+  loadEarlier: async (auto = false) => {
+    const {sessionId, earlierBefore, loadingEarlier, earlierFailed, load} = get()
+    if (!sessionId || !earlierBefore || loadingEarlier || load !== 'ready' || (auto && earlierFailed)) return
+    const mine = generation
+    set({loadingEarlier: true})
+    try {
+      const page = await api.earlierMessages(sessionId, earlierBefore)
+      if (mine !== generation) return
+      set((s) => ({
+        messages: prependPage(s.messages, page.messages),
+        earlierBefore: page.earlierBefore ?? 0,
+        earlierFailed: false,
+      }))
+    } catch (err) {
+      if (mine !== generation) return
+      set({earlierFailed: true})
+      toastError(err, "Couldn't load earlier messages")
+    } finally {
+      if (mine === generation) set({loadingEarlier: false})
+    }
+  },
 
   setDraft: (sessionId, text) => set((s) => ({drafts: setDraft(s.drafts, sessionId, text)})),
 
@@ -143,8 +189,9 @@ export const useChat = create<ChatState>()((set, get) => ({
     try {
       const view = await chatApi.switchBranch(sessionId, seq)
       if (get().sessionId === sessionId) {
+        generation++ // a page of the branch left behind must not land
         const messages = [...view.messages].sort((a, b) => a.seq - b.seq)
-        set({messages, midTurn: endsMidTurn(messages)})
+        set({messages, midTurn: endsMidTurn(messages), earlierBefore: view.earlierBefore ?? 0, loadingEarlier: false, earlierFailed: false})
       }
       if (view.session?.id) useSessions.getState().put(view.session)
       // A failed turn of the branch left behind is not this branch's.

@@ -40,6 +40,8 @@ export interface FakeOptions {
    * SwitchBranch(seq) shows. EditAndResend adds the branch it leaves.
    */
   branches?: Record<string, Record<number, Message[]>>
+  /** Messages per OpenSession / EarlierMessages page, as Go pages them (default: all at once). */
+  pageSize?: number
 }
 
 export const DEFAULT_MODELS: ProviderModels[] = [
@@ -68,6 +70,12 @@ export function installFakeBackend(opts: FakeOptions = {}) {
   const listeners = new Map<string, Set<Listener>>()
   let nextId = 1
   const find = (id: string) => state.sessions.find((s) => s.id === id)
+  // The last pageSize messages below seq before, as app.messagePage returns them.
+  const page = (id: string, before: number) => {
+    const older = (state.messages[id] ?? []).filter((m) => m.seq < before)
+    const messages = older.slice(Math.max(0, older.length - (opts.pageSize ?? Infinity)))
+    return {messages, earlierBefore: messages.length < older.length ? messages[0].seq : 0}
+  }
 
   const App = {
     Status: vi.fn(
@@ -100,7 +108,11 @@ export function installFakeBackend(opts: FakeOptions = {}) {
       const s = find(id)
       if (!s) return notFound(id)
       state.lastSessionId = id
-      return {session: {...s}, messages: [...(state.messages[id] ?? [])]}
+      return {session: {...s}, ...page(id, Infinity)}
+    }),
+    EarlierMessages: vi.fn(async (id: string, before: number) => {
+      if (!find(id)) return notFound(id)
+      return page(id, before)
     }),
     SendMessage: vi.fn(async (id: string, text: string) => {
       if (!find(id)) return notFound(id)

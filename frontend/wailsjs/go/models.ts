@@ -514,6 +514,38 @@ export namespace app {
 		    return a;
 		}
 	}
+	export class MessagePageDTO {
+	    messages: MessageDTO[];
+	    earlierBefore: number;
+	
+	    static createFrom(source: any = {}) {
+	        return new MessagePageDTO(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.messages = this.convertValues(source["messages"], MessageDTO);
+	        this.earlierBefore = source["earlierBefore"];
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
 	export class ModelDTO {
 	    id: string;
 	    name: string;
@@ -749,6 +781,7 @@ export namespace app {
 	export class SessionViewDTO {
 	    session: SessionDTO;
 	    messages: MessageDTO[];
+	    earlierBefore: number;
 	
 	    static createFrom(source: any = {}) {
 	        return new SessionViewDTO(source);
@@ -758,6 +791,7 @@ export namespace app {
 	        if ('string' === typeof source) source = JSON.parse(source);
 	        this.session = this.convertValues(source["session"], SessionDTO);
 	        this.messages = this.convertValues(source["messages"], MessageDTO);
+	        this.earlierBefore = source["earlierBefore"];
 	    }
 	
 		convertValues(a: any, classs: any, asMap: boolean = false): any {

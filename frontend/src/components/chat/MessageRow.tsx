@@ -80,7 +80,7 @@ export const MessageRow = memo(function MessageRow(props: Props) {
 
   if (isBareFailure(message)) {
     return (
-      <div className={cls} data-role="assistant" data-status="failed">
+      <div className={cls} data-role="assistant" data-status="failed" data-seq={message.seq}>
         <RunError error={failure!} onRetry={onRetry} />
       </div>
     )
@@ -89,7 +89,7 @@ export const MessageRow = memo(function MessageRow(props: Props) {
   if (message.role === 'user') return <UserMessage message={message} sessionId={sessionId} />
 
   return (
-    <div className={cls} data-testid="message" data-role={message.role} data-status={message.status}>
+    <div className={cls} data-testid="message" data-role={message.role} data-status={message.status} data-seq={message.seq}>
       <div className="message-content" data-testid="assistant-message" data-status={message.status}>
         <AssistantParts message={message} results={results} activeRunId={activeRunId} />
         {failure && <RunError error={failure} onRetry={onRetry} />}

@@ -120,7 +120,7 @@ export function UserMessage({message, sessionId}: Props) {
 
   if (editing) {
     return (
-      <div className="message message-user is-editing" data-testid="message" data-role="user" data-status={message.status}>
+      <div className="message message-user is-editing" data-testid="message" data-role="user" data-status={message.status} data-seq={message.seq}>
         <EditBox
           initial={text}
           busy={busy}
@@ -132,7 +132,7 @@ export function UserMessage({message, sessionId}: Props) {
   }
 
   return (
-    <div className="message message-user" data-testid="message" data-role="user" data-status={message.status}>
+    <div className="message message-user" data-testid="message" data-role="user" data-status={message.status} data-seq={message.seq}>
       <div className="message-content" title={fullTime(message.createdAt)}>
         {text && <div className="message-text">{text}</div>}
       </div>

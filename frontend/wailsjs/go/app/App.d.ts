@@ -26,6 +26,8 @@ export function DeleteConnector(arg1:string):Promise<void>;
 
 export function DeleteSession(arg1:string):Promise<void>;
 
+export function EarlierMessages(arg1:string,arg2:number):Promise<app.MessagePageDTO>;
+
 export function EditAndResend(arg1:string,arg2:number,arg3:string):Promise<app.SendResultDTO>;
 
 export function ExportConnectors(arg1:string):Promise<number>;

@@ -50,6 +50,10 @@ export function DeleteSession(arg1) {
   return window['go']['app']['App']['DeleteSession'](arg1);
 }
 
+export function EarlierMessages(arg1, arg2) {
+  return window['go']['app']['App']['EarlierMessages'](arg1, arg2);
+}
+
 export function EditAndResend(arg1, arg2, arg3) {
   return window['go']['app']['App']['EditAndResend'](arg1, arg2, arg3);
 }
