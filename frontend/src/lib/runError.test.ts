@@ -18,6 +18,12 @@ describe('describeRunError', () => {
     expect(v.accounts).toBe(false)
   })
 
+  it('says a reply cut by a crash was interrupted', () => {
+    const v = describeRunError({message: 'Maestro closed before this reply finished. Retry the turn to continue.'}, now)
+    expect(v).toMatchObject({title: 'The reply was interrupted', accounts: false})
+    expect(describeRunError({kind: 'interrupted', message: 'x'}, now).title).toBe('The reply was interrupted')
+  })
+
   it('words other failures plainly', () => {
     expect(describeRunError({kind: 'internal', message: 'stream cut off'}, now)).toMatchObject({
       title: 'The reply failed', detail: 'Stream cut off.',

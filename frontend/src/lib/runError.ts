@@ -18,6 +18,9 @@ export interface RunErrorView {
   accounts: boolean
 }
 
+// The error agent.Recover stores on a reply whose process died mid-stream.
+const INTERRUPTED_HINT = /^Maestro closed before/
+
 const ACCOUNT_HINT = /\b(sign in|signed in|accounts?|api key|credentials?|unauthori[sz]ed|401)\b/i
 
 function clockTime(ms: number): string {
@@ -50,7 +53,7 @@ export function describeRunError(e: RunErrorInfo, now: number = Date.now()): Run
   else if (e.retryAt) title = 'Usage limit reached'
   else if (e.kind === 'unavailable') title = 'The provider is unavailable'
   else if (e.kind === 'invalid') title = "The request couldn't be sent"
-  else if (e.kind === 'interrupted') title = 'The reply was interrupted'
+  else if (e.kind === 'interrupted' || INTERRUPTED_HINT.test(message)) title = 'The reply was interrupted'
   const detail = message.charAt(0).toUpperCase() + message.slice(1)
   return {
     title,
