@@ -82,5 +82,15 @@ describe.skipIf(!inKeyringSession)('edit and resend', () => {
     await page.getByTestId('branch-next').click()
     await expect.poll(() => conversation(page), {timeout: 10_000})
       .toEqual(['How do I get to Lisbon?', 'Take the train from Porto.'])
+
+    // A search hit in the version not shown opens that version at the hit.
+    await page.getByTestId('session-search').fill('lovely in may')
+    const hit = page.getByTestId('search-hit').first()
+    await expect.poll(() => hit.textContent(), {timeout: 10_000}).toContain('lovely in May')
+    await hit.click()
+    await expect.poll(() => conversation(page), {timeout: 10_000})
+      .toEqual(['When should I visit Lisbon?', 'Lisbon is lovely in May.'])
+    expect(await page.locator('[data-testid="message"][data-found="true"]').textContent()).toContain('Lisbon is lovely in May.')
+    expect(await texts(page, 'branch-position')).toEqual(['1 / 2'])
   }, 60_000)
 })

@@ -38,6 +38,9 @@ export const api = {
   deleteSession: (id: string) => call<void>(() => App.DeleteSession(id)),
   openSession: (id: string) =>
     call<SessionView>(() => App.OpenSession(id)).then((v) => ({...v, messages: v.messages ?? []})),
+  /** Opens a session with the pages down to message seq loaded (a search hit), switching to its branch if need be. */
+  openSessionAt: (id: string, seq: number) =>
+    call<SessionView>(() => App.OpenSessionAt(id, seq)).then((v) => ({...v, messages: v.messages ?? []})),
   /** The page of a session's messages stored before seq before. */
   earlierMessages: (sessionId: string, before: number) =>
     call<MessagePage>(() => App.EarlierMessages(sessionId, before)).then((p) => ({...p, messages: p.messages ?? []})),

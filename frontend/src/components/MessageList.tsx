@@ -1,4 +1,4 @@
-import {type ReactNode, useCallback, useEffect, useMemo} from 'react'
+import {type ReactNode, useCallback, useEffect, useLayoutEffect, useMemo} from 'react'
 import {ArrowDown} from 'lucide-react'
 import type {Message} from '../api/types'
 import {messageText, visibleMessages} from '../lib/messages'
@@ -47,8 +47,27 @@ export function MessageList({sessionId, messages, footer, hasEarlier = false, lo
   const results = useMemo(() => pairToolResults(messages), [messages])
   const storedCalls = useMemo(() => storedCallIds(messages), [messages])
   const lastUser = useMemo(() => [...rows].reverse().find((m) => m.role === 'user')?.id, [rows])
-  const {scrollRef, contentRef, onScroll, jumpVisible, jump} = useStickToBottom(sessionId, lastUser)
+  const {scrollRef, contentRef, onScroll, jumpVisible, jump, reveal} = useStickToBottom(sessionId, lastUser)
   const onScrollAnchor = usePrependAnchor(scrollRef, sessionId, rows[0]?.seq)
+
+  // A search hit: scroll its row (or the nearest one drawn before it: tool
+  // results have no row of their own) to the middle and mark it a moment.
+  const focusSeq = useChat((s) => (s.sessionId === sessionId ? s.focusSeq : 0))
+  useLayoutEffect(() => {
+    const list = contentRef.current
+    if (!focusSeq || !list || rows.length === 0) return
+    const drawn = Array.from(list.querySelectorAll<HTMLElement>('[data-testid="message"][data-seq]'))
+    const row = drawn.find((e) => Number(e.dataset.seq) === focusSeq) ?? drawn.filter((e) => Number(e.dataset.seq) < focusSeq).pop() ?? drawn[0]
+    useChat.getState().clearFocus()
+    if (!row) return
+    reveal(row)
+    row.classList.add('is-found')
+    row.dataset.found = 'true'
+    window.setTimeout(() => {
+      row.classList.remove('is-found')
+      delete row.dataset.found
+    }, 2500)
+  }, [focusSeq, rows, reveal, contentRef])
 
   // Near the top (scrolled there, or the rows do not fill the view): fetch
   // the page before. Checked after every render as well as on scroll.

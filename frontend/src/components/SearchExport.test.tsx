@@ -35,6 +35,16 @@ describe('session search', () => {
     expect(hits()).toHaveLength(0)
   })
 
+  it('a hit in a message opens the chat at that message and marks it', async () => {
+    const {backend, user} = await renderApp({sessions: sessions(), messages: messages()})
+    await user.type(screen.getByTestId('session-search'), 'table-driven')
+    await waitFor(() => expect(hits()).toHaveLength(1))
+    await user.click(hits()[0])
+    expect(backend.App.OpenSessionAt).toHaveBeenLastCalledWith('s2', 2)
+    await waitFor(() => expect(document.querySelector('[data-testid="message"][data-seq="2"]')).toHaveAttribute('data-found', 'true'))
+    expect(document.querySelectorAll('[data-found]')).toHaveLength(1)
+  })
+
   it('clicking a hit opens it', async () => {
     const {backend, user} = await renderApp({sessions: sessions(), messages: messages()})
     await user.type(screen.getByTestId('session-search'), 'notes')

@@ -13,7 +13,7 @@ export const SEARCH_DEBOUNCE_MS = 150
  * (title matches first) in place of the list; Enter or a click opens one,
  * Esc clears, Ctrl/Cmd+K focuses it from anywhere.
  */
-export function SessionSearch({onOpen, onActiveChange}: {onOpen: (id: string) => void; onActiveChange: (active: boolean) => void}) {
+export function SessionSearch({onOpen, onActiveChange}: {onOpen: (id: string, seq: number) => void; onActiveChange: (active: boolean) => void}) {
   const [query, setQuery] = useState('')
   const [hits, setHits] = useState<SearchHit[]>([])
   const [searched, setSearched] = useState('')
@@ -68,7 +68,7 @@ export function SessionSearch({onOpen, onActiveChange}: {onOpen: (id: string) =>
   function open(hit: SearchHit | undefined) {
     if (!hit) return
     clear()
-    onOpen(hit.sessionId)
+    onOpen(hit.sessionId, hit.seq)
   }
 
   function onKeyDown(e: React.KeyboardEvent<HTMLInputElement>) {

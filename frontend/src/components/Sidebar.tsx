@@ -46,7 +46,7 @@ export function Sidebar() {
         <span className="sidebar-brand-name">Maestro</span>
       </div>
 
-      <SessionSearch onOpen={(id) => void select(id)} onActiveChange={onSearchActive} />
+      <SessionSearch onOpen={(id, seq) => void select(id, seq ? {at: seq} : {})} onActiveChange={onSearchActive} />
 
       <div className="sidebar-new">
         <button

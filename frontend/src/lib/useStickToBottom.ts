@@ -61,5 +61,16 @@ export function useStickToBottom(resetKey: unknown, followKey: unknown) {
     else el.scrollTop = el.scrollHeight
   }, [])
 
-  return {scrollRef, contentRef, onScroll, jumpVisible, jump}
+  /** Scrolls row (inside the container) to the middle of the view and stops following the bottom. */
+  const reveal = useCallback((row: HTMLElement) => {
+    const el = scrollRef.current
+    if (!el) return
+    stuck.current = false
+    const offset = row.getBoundingClientRect().top - el.getBoundingClientRect().top
+    el.scrollTop = Math.max(0, el.scrollTop + offset - Math.max(0, (el.clientHeight - row.offsetHeight) / 2))
+    lastTop.current = el.scrollTop
+    setJumpVisible(showJumpPill(false, el))
+  }, [])
+
+  return {scrollRef, contentRef, onScroll, jumpVisible, jump, reveal}
 }

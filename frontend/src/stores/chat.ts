@@ -32,7 +32,11 @@ interface ChatState {
   /** Sessions switching to another branch. */
   switching: Readonly<Record<string, boolean>>
   drafts: Drafts
-  open: (sessionId: string) => Promise<void>
+  /** Opens a session; with at, down to that message (a search hit), which then becomes focusSeq. */
+  open: (sessionId: string, at?: number) => Promise<void>
+  /** A message the list should scroll to and mark once it is drawn; 0 for none. */
+  focusSeq: number
+  clearFocus: () => void
   close: () => void
   /**
    * Fetches the page before the loaded messages, if there is one. auto is
@@ -75,6 +79,7 @@ export const useChat = create<ChatState>()((set, get) => ({
   messages: [],
   load: 'idle',
   midTurn: false,
+  focusSeq: 0,
   earlierBefore: 0,
   loadingEarlier: false,
   earlierFailed: false,
@@ -82,18 +87,18 @@ export const useChat = create<ChatState>()((set, get) => ({
   switching: {},
   drafts: {},
 
-  open: async (sessionId) => {
+  open: async (sessionId, at) => {
     generation++
-    set({sessionId, messages: [], load: 'loading', midTurn: false, earlierBefore: 0, loadingEarlier: false, earlierFailed: false})
+    set({sessionId, messages: [], load: 'loading', midTurn: false, focusSeq: 0, earlierBefore: 0, loadingEarlier: false, earlierFailed: false})
     useRuns.getState().prune(sessionId)
     try {
-      const view = await api.openSession(sessionId)
+      const view = at ? await api.openSessionAt(sessionId, at) : await api.openSession(sessionId)
       if (get().sessionId !== sessionId) return // the user moved on
       // Messages saved while the session loaded arrived as events; keep them.
       const arrived = get().messages
       let messages = [...view.messages].sort((a, b) => a.seq - b.seq)
       for (const m of arrived) messages = place(messages, m)
-      set({messages, load: 'ready', earlierBefore: view.earlierBefore ?? 0})
+      set({messages, load: 'ready', earlierBefore: view.earlierBefore ?? 0, focusSeq: at ?? 0})
       if (view.session?.id) useSessions.getState().put(view.session)
       await useRuns.getState().restore(sessionId)
       if (get().sessionId === sessionId && !useRuns.getState().active[sessionId] && endsMidTurn(get().messages)) set({midTurn: true})
@@ -103,6 +108,8 @@ export const useChat = create<ChatState>()((set, get) => ({
       toastError(err, "Couldn't open the chat")
     }
   },
+
+  clearFocus: () => set({focusSeq: 0}),
 
   close: () => {
     generation++

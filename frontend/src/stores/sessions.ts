@@ -11,7 +11,8 @@ interface SessionsState {
   loaded: boolean
   activeId: string | null
   load: () => Promise<void>
-  select: (id: string, opts?: {focus?: boolean}) => Promise<void>
+  /** Shows a chat; with at, scrolled to that message (a search hit). */
+  select: (id: string, opts?: {focus?: boolean; at?: number}) => Promise<void>
   create: () => Promise<Session | null>
   rename: (id: string, title: string) => Promise<void>
   remove: (id: string) => Promise<void>
@@ -49,10 +50,10 @@ export const useSessions = create<SessionsState>()((set, get) => ({
   select: async (id, opts = {}) => {
     const ui = useUI.getState()
     ui.setView('chat')
-    if (opts.focus !== false) ui.focusComposer()
-    if (get().activeId === id && useChat.getState().sessionId === id) return
+    if (opts.focus !== false && !opts.at) ui.focusComposer()
+    if (get().activeId === id && useChat.getState().sessionId === id && !opts.at) return
     set({activeId: id})
-    await useChat.getState().open(id)
+    await useChat.getState().open(id, opts.at)
   },
 
   create: async () => {

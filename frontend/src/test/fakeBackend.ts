@@ -110,6 +110,12 @@ export function installFakeBackend(opts: FakeOptions = {}) {
       state.lastSessionId = id
       return {session: {...s}, ...page(id, Infinity)}
     }),
+    OpenSessionAt: vi.fn(async (id: string, _seq: number) => {
+      const s = find(id)
+      if (!s) return notFound(id)
+      state.lastSessionId = id
+      return {session: {...s}, ...page(id, Infinity)}
+    }),
     EarlierMessages: vi.fn(async (id: string, before: number) => {
       if (!find(id)) return notFound(id)
       return page(id, before)

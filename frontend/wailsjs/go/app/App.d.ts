@@ -48,6 +48,8 @@ export function ListSessions():Promise<Array<app.SessionDTO>>;
 
 export function OpenSession(arg1:string):Promise<app.SessionViewDTO>;
 
+export function OpenSessionAt(arg1:string,arg2:number):Promise<app.SessionViewDTO>;
+
 export function OpenSignInPage(arg1:string,arg2:boolean):Promise<void>;
 
 export function PickExportFile():Promise<string>;

@@ -94,6 +94,10 @@ export function OpenSession(arg1) {
   return window['go']['app']['App']['OpenSession'](arg1);
 }
 
+export function OpenSessionAt(arg1, arg2) {
+  return window['go']['app']['App']['OpenSessionAt'](arg1, arg2);
+}
+
 export function OpenSignInPage(arg1, arg2) {
   return window['go']['app']['App']['OpenSignInPage'](arg1, arg2);
 }
