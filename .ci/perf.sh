@@ -97,24 +97,11 @@ totop() {
   return 1
 }
 
-# tobottom WINDOW PIDS: after totop, End goes back to the latest message;
-# the chat then lets the rows above go (MessageList trims a long read).
-tobottom() {
-  local win=$1
-  shift
-  xdotool mousemove --window "$win" 1140 400 click 1
-  xdotool key End
-  sleep 3 # the trim waits 1.5 s at the bottom
-  settle "$@"
-  shot session-back >/dev/null
-}
-
 # launch BINARY NAME [MODE]: prints "map_ms rss_kib pss_kib" for one run.
 # MODE idle (the default): a new data dir, measured 5 s after launch.
 # MODE open: a data dir holding a 1,000-message session, which the app opens
 # at launch; measured 5 s after launch once rendering has settled.
 # MODE top: as open, then scrolled to the session's first message.
-# MODE back: as top, then back to the latest message.
 launch() {
   local bin=$1 name=$2 mode=${3:-idle} data="$work/data-$RANDOM"
   [ "$mode" = idle ] || "$work/maestro-seed" -dir "$data" 1000 >/dev/null
@@ -136,7 +123,6 @@ launch() {
   case $mode in
     open) settle $pids; shot session-open >/dev/null ;;
     top) settle $pids; totop "$win" $pids || { kill $pid; wait $pid 2>/dev/null; return 1; } ;;
-    back) settle $pids; totop "$win" $pids || { kill $pid; wait $pid 2>/dev/null; return 1; }; tobottom "$win" $pids ;;
   esac
   local rss=0 pss=0
   for p in $pids; do
@@ -163,7 +149,6 @@ read -r b_map b_rss b_pss < <(measure "$work/baseline.bin" baseline)
 read -r m_map m_rss m_pss < <(measure "$PWD/build/bin/maestro" Maestro)
 read -r _ o_rss o_pss < <(measure "$PWD/build/bin/maestro" Maestro open)
 read -r _ t_rss t_pss < <(measure "$PWD/build/bin/maestro" Maestro top)
-read -r _ k_rss k_pss < <(measure "$PWD/build/bin/maestro" Maestro back)
 
 secs() { if [ "$1" = 0 ]; then echo "(COLD=0: not measured)"; else awk -v m="$1" 'BEGIN {printf "%.1f s", m/1000}'; fi; }
 mib() { if [ -z "$1" ]; then echo "n/a"; else awk -v k="$1" 'BEGIN {printf "%.0f MiB", k/1024}'; fi; }
@@ -184,5 +169,4 @@ cat <<TABLE
 | Maestro, idle (no session) | $(mib $m_rss) | $(mib $m_pss) | $(ratio $m_pss $b_pss) |
 | Maestro, 1,000-message session open (its last 80 messages loaded) | $(mib $o_rss) | $(mib $o_pss) | $(ratio $o_pss $b_pss) |
 | Maestro, same session scrolled to its first message (all 1,000 loaded and drawn) | $(mib $t_rss) | $(mib $t_pss) | $(ratio $t_pss $b_pss) |
-| Maestro, then back to the latest message (the rows above let go) | $(mib $k_rss) | $(mib $k_pss) | $(ratio $k_pss $b_pss) |
 TABLE

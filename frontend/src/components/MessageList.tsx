@@ -13,10 +13,6 @@ import {AssistantDraft} from './chat/AssistantDraft'
 import {MessageRow} from './chat/MessageRow'
 import {RunError} from './chat/RunError'
 
-/** Loaded messages beyond which a reader back at the bottom gets the page trimmed to KEEP_LOADED. */
-const TRIM_LOADED = 240
-const KEEP_LOADED = 80
-
 const INTERRUPTED: RunErrorInfo = {
   kind: 'interrupted',
   message: 'Maestro closed before this turn finished. Retry to continue from the last saved step.',
@@ -53,17 +49,6 @@ export function MessageList({sessionId, messages, footer, hasEarlier = false, lo
   const lastUser = useMemo(() => [...rows].reverse().find((m) => m.role === 'user')?.id, [rows])
   const {scrollRef, contentRef, onScroll, jumpVisible, jump, reveal} = useStickToBottom(sessionId, lastUser)
   const onScrollAnchor = usePrependAnchor(scrollRef, sessionId, rows[0]?.seq)
-
-  // Back at the bottom after reading far up: let the rows above go (they
-  // load again on the way up), so a long read does not keep every row.
-  const loaded = messages.length
-  useEffect(() => {
-    if (jumpVisible || loaded <= TRIM_LOADED) return
-    const t = window.setTimeout(() => {
-      if (useChat.getState().sessionId === sessionId) useChat.getState().trimToLatest(KEEP_LOADED)
-    }, 1500)
-    return () => window.clearTimeout(t)
-  }, [jumpVisible, loaded, sessionId])
 
   // A search hit: scroll its row (or the nearest one drawn before it: tool
   // results have no row of their own) to the middle and mark it a moment.

@@ -105,27 +105,3 @@ describe('chat store: switching branches', () => {
     expect(useToasts.getState().toasts.map((t) => t.message).join()).toContain('message 42 not found')
   })
 })
-
-describe('chat store: trimming a long read', () => {
-  const long = Array.from({length: 12}, (_, i) => message(`m${i + 1}`, i + 1, i % 3 === 0 ? 'user' : 'assistant', `t${i + 1}`))
-
-  it('keeps about the latest messages from a user message on, and pages back from there', async () => {
-    const backend = installFakeBackend({sessions: [session('s1', 'Long')], messages: {s1: long}, runs: true})
-    await st().open('s1')
-    expect(seqs()).toHaveLength(12)
-    st().trimToLatest(5) // the cut moves back to the user message at seq 7
-    expect(seqs()).toEqual([7, 8, 9, 10, 11, 12])
-    expect(st().earlierBefore).toBe(7)
-    await st().loadEarlier()
-    expect(backend.App.EarlierMessages).toHaveBeenLastCalledWith('s1', 7)
-    expect(seqs()).toEqual(long.map((m) => m.seq))
-  })
-
-  it('leaves a short list alone', async () => {
-    installFakeBackend({sessions: [session('s1', 'Long')], messages: {s1: long}, runs: true})
-    await st().open('s1')
-    st().trimToLatest(20)
-    expect(seqs()).toHaveLength(12)
-    expect(st().earlierBefore).toBe(0)
-  })
-})

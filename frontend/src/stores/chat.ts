@@ -37,12 +37,6 @@ interface ChatState {
   /** A message the list should scroll to and mark once it is drawn; 0 for none. */
   focusSeq: number
   clearFocus: () => void
-  /**
-   * Drops all but about the latest keep loaded messages, cutting at a user
-   * message, once the reader is back at the bottom of a long scroll: the
-   * rows above go from the page and load again if the reader scrolls up.
-   */
-  trimToLatest: (keep: number) => void
   close: () => void
   /**
    * Fetches the page before the loaded messages, if there is one. auto is
@@ -116,15 +110,6 @@ export const useChat = create<ChatState>()((set, get) => ({
   },
 
   clearFocus: () => set({focusSeq: 0}),
-
-  trimToLatest: (keep) => {
-    const {messages, loadingEarlier, load} = get()
-    if (loadingEarlier || load !== 'ready' || messages.length <= keep) return
-    let cut = messages.length - keep
-    while (cut > 0 && messages[cut].role !== 'user') cut--
-    if (cut <= 0) return
-    set({messages: messages.slice(cut), earlierBefore: messages[cut].seq, earlierFailed: false})
-  },
 
   close: () => {
     generation++
