@@ -172,6 +172,18 @@ func (c *chatState) startRun(in agent.RunInput) (string, *MessageDTO, error) {
 }
 
 // runningLocked reports whether sessionID has a run; c.mu must be held.
+// stopSession cancels the session's running reply, if any; it returns
+// without waiting for the run to end.
+func (c *chatState) stopSession(sessionID string) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	for _, r := range c.runs {
+		if r.sessionID == sessionID {
+			r.cancel()
+		}
+	}
+}
+
 func (c *chatState) runningLocked(sessionID string) bool {
 	for _, r := range c.runs {
 		if r.sessionID == sessionID {

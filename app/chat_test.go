@@ -264,3 +264,28 @@ func TestNewChatPicksAnAvailableProvider(t *testing.T) {
 		t.Errorf("session = %s/%s; want the only available provider and its first model", view.Session.Provider, view.Session.Model)
 	}
 }
+
+// Deleting a chat while its reply streams stops the reply; nothing is
+// written back into the deleted chat.
+func TestDeleteSessionStopsItsReply(t *testing.T) {
+	t.Parallel()
+	a, log, script := startChatApp(t)
+	s, _ := a.CreateSession("")
+	_, _ = a.SetSessionModel(s.ID, chat.ProviderGemini, "gemini-2.5-pro")
+	script.Push(fake.Reply{Text: strings.Repeat("slow ", 200), ChunkRunes: 5, DelayMS: 20})
+	res, err := a.SendMessage(s.ID, "Write a lot")
+	if err != nil {
+		t.Fatal(err)
+	}
+	log.wait(t, EventChatDelta, nil)
+	if err := a.DeleteSession(s.ID); err != nil {
+		t.Fatal(err)
+	}
+	fin := log.wait(t, EventRunFinished, finishedFor(res.RunID)).(FinishedDTO)
+	if !fin.Canceled {
+		t.Errorf("run:finished = %+v; want canceled", fin)
+	}
+	if _, err := a.OpenSession(s.ID); chat.Kind(err) != chat.KindNotFound {
+		t.Errorf("the deleted chat came back: %v", err)
+	}
+}

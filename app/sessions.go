@@ -144,8 +144,19 @@ func (a *App) DeleteSession(id string) error {
 		return err
 	}
 	defer cancel()
+	if a.chat != nil {
+		a.chat.stopSession(id) // its reply would write to a chat that is gone
+	}
 	if err := st.DeleteSession(ctx, id); err != nil {
 		return err
+	}
+	// The chat's folders stop being offered to the connectors' servers.
+	if a.conns != nil {
+		if sup, _ := a.conns.current(); sup != nil {
+			if err := sup.SetRoots(ctx, id, nil); err != nil {
+				a.log.Warn("withdraw a deleted chat's folders", "session", id, "err", err)
+			}
+		}
 	}
 	a.emit(EventSessionsChanged)
 	return nil

@@ -174,6 +174,14 @@ func TestSessionToolsPanel(t *testing.T) {
 	if got := cn.sup.Roots(); len(got) != 1 || got[0].Path != filepath.Clean(dir) {
 		t.Errorf("supervisor roots = %+v", got)
 	}
+
+	// Deleting the chat withdraws its folders from the servers.
+	if err := a.DeleteSession(s.ID); err != nil {
+		t.Fatal(err)
+	}
+	if got := cn.sup.Roots(); len(got) != 0 {
+		t.Errorf("supervisor roots after deleting the chat = %+v, want none", got)
+	}
 }
 
 func TestAgentToolsOverlayAndCall(t *testing.T) {
