@@ -10,7 +10,7 @@
 //   const app = await launchApp({env: {MAESTRO_GEMINI_BASE_URL: fake.url}})
 //   await app.page.getByTestId('new-session').click()
 //   await app.quit()
-import {spawn, type ChildProcess} from 'node:child_process'
+import {spawn, spawnSync, type ChildProcess} from 'node:child_process'
 import {once} from 'node:events'
 import {mkdtempSync, mkdirSync, createWriteStream, rmSync, existsSync} from 'node:fs'
 import {createServer} from 'node:net'
@@ -89,6 +89,34 @@ export async function freePort(): Promise<number> {
   return port
 }
 
+/**
+ * Starts a GUI process and waits until ready() says it is up. A start that
+ * dies because GTK could not open the display ("failed to init GTK", seen
+ * now and then under Xvfb) is tried again, at most three times in all; any
+ * other early exit fails with the process's last stderr lines.
+ */
+export async function launchGui<T>(
+  cmd: string, args: string[], opts: TrackOptions, what: string,
+  ready: () => Promise<T | undefined> | T | undefined, timeoutMs = 20_000,
+): Promise<{child: ChildProcess; value: T}> {
+  for (let attempt = 1; ; attempt++) {
+    const child = track(cmd, args, opts)
+    let stderr = ''
+    child.stderr?.on('data', (d: Buffer) => { stderr = (stderr + d.toString()).slice(-8000) })
+    const exited = once(child, 'exit').then(() => undefined)
+    const up = waitFor(what, ready, timeoutMs)
+    const value = await Promise.race([up, exited])
+    if (value !== undefined) return {child, value: value as T}
+    up.catch(() => {})
+    if (attempt < 3 && stderr.includes('failed to init GTK')) {
+      console.warn(`[${what}] GTK could not open the display; starting it again (attempt ${attempt + 1})`)
+      await new Promise((r) => setTimeout(r, 500))
+      continue
+    }
+    throw new Error(`${what}: the process exited with ${child.exitCode} first; its stderr ends:\n${stderr.slice(-2000)}`)
+  }
+}
+
 export async function waitFor<T>(what: string, fn: () => Promise<T | undefined> | T | undefined, timeoutMs = 20_000, everyMs = 50): Promise<T> {
   const deadline = Date.now() + timeoutMs
   let lastErr: unknown
@@ -119,6 +147,12 @@ export async function startXvfb(size = '1280x800x24'): Promise<Display> {
     })
     xvfb.once('exit', (code) => { clearTimeout(t); rej(new Error(`Xvfb exited with ${code}`)) })
   })
+  // The display number comes before the server takes clients: GTK started
+  // in that window fails with "failed to init GTK". Wait for a client to get in.
+  await waitFor(`Xvfb ${display} to accept clients`, () => {
+    const r = spawnSync('xdpyinfo', ['-display', display], {stdio: 'ignore', timeout: 5_000})
+    return r.status === 0 || undefined
+  }, 10_000, 50)
   return {display, xvfb}
 }
 
@@ -159,16 +193,10 @@ export async function launchApp(opts: LaunchOptions = {}): Promise<AppHandle> {
   const display = await startXvfb()
   const port = await freePort()
   const url = `http://127.0.0.1:${port}/`
-  const app = track(devBinary, ['-devserver', `127.0.0.1:${port}`, '-assetdir', distDir, '-loglevel', 'warning'], {
+  const {child: app} = await launchGui(devBinary, ['-devserver', `127.0.0.1:${port}`, '-assetdir', distDir, '-loglevel', 'warning'], {
     env: {...process.env, DISPLAY: display.display, MAESTRO_DATA_DIR: dataDir, NO_AT_BRIDGE: '1', ...opts.env},
     log: join(outDir, `${name}.log`),
-  })
-  const early = once(app, 'exit').then(([code]) => { throw new Error(`the app exited with ${code} before its dev bridge came up; see ${join(outDir, name + '.log')}`) })
-  await Promise.race([
-    waitFor(`the dev bridge at ${url}`, async () => (await fetch(url)).ok || undefined),
-    early,
-  ])
-  early.catch(() => {})
+  }, `the dev bridge at ${url} (see ${join(outDir, name + '.log')})`, async () => (await fetch(url)).ok || undefined)
 
   // A persistent context on a fresh profile dir: the --user-data-dir the
   // machines' Chromium needs, passed the way Playwright accepts it.

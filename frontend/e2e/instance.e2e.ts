@@ -4,7 +4,7 @@ import {afterAll, expect, test} from 'vitest'
 import {execFileSync} from 'node:child_process'
 import {once} from 'node:events'
 import {join} from 'node:path'
-import {killAll, killGroup, outDir, prodBinary, startXvfb, tempDataDir, track, waitFor} from './harness'
+import {killAll, killGroup, launchGui, outDir, prodBinary, startXvfb, tempDataDir, track} from './harness'
 
 afterAll(killAll)
 
@@ -20,8 +20,8 @@ function visibleWindows(display: string): number {
 test('a second launch on the same data dir exits and leaves the first running', async () => {
   const x = await startXvfb()
   const env = {...process.env, DISPLAY: x.display, MAESTRO_DATA_DIR: tempDataDir(), NO_AT_BRIDGE: '1'}
-  const first = track(prodBinary, [], {env, log: join(outDir, 'instance-first.log')})
-  await waitFor('the first window', () => visibleWindows(x.display) === 1 || undefined)
+  const {child: first} = await launchGui(prodBinary, [], {env, log: join(outDir, 'instance-first.log')}, 'the first window',
+    () => visibleWindows(x.display) === 1 || undefined)
 
   const second = track(prodBinary, [], {env, log: join(outDir, 'instance-second.log')})
   const [code] = await Promise.race([
@@ -33,8 +33,8 @@ test('a second launch on the same data dir exits and leaves the first running', 
   expect(visibleWindows(x.display)).toBe(1)
 
   // A different data dir is a different instance.
-  const other = track(prodBinary, [], {env: {...env, MAESTRO_DATA_DIR: tempDataDir()}, log: join(outDir, 'instance-other.log')})
-  await waitFor('a second window for another data dir', () => visibleWindows(x.display) === 2 || undefined)
+  const {child: other} = await launchGui(prodBinary, [], {env: {...env, MAESTRO_DATA_DIR: tempDataDir()}, log: join(outDir, 'instance-other.log')},
+    'a second window for another data dir', () => visibleWindows(x.display) === 2 || undefined)
   await killGroup(other)
   await killGroup(first)
   await killGroup(x.xvfb)

@@ -3,7 +3,7 @@ import {afterAll, expect, test} from 'vitest'
 import {execFileSync} from 'node:child_process'
 import {existsSync} from 'node:fs'
 import {join} from 'node:path'
-import {killAll, killGroup, outDir, prodBinary, startXvfb, tempDataDir, track, waitFor} from './harness'
+import {killAll, killGroup, launchGui, outDir, prodBinary, startXvfb, tempDataDir, waitFor} from './harness'
 
 afterAll(killAll)
 
@@ -19,14 +19,13 @@ function windowIds(display: string): string[] {
 test('the release window maps and renders', async () => {
   expect(existsSync(prodBinary), `${prodBinary} is missing: run make build`).toBe(true)
   const x = await startXvfb()
-  const app = track(prodBinary, [], {
+  const {child: app, value: ids} = await launchGui(prodBinary, [], {
     env: {...process.env, DISPLAY: x.display, MAESTRO_DATA_DIR: tempDataDir(), NO_AT_BRIDGE: '1'},
     log: join(outDir, 'release-window.log'),
-  })
-  const ids = await waitFor('the Maestro window to map', () => {
+  }, 'the Maestro window to map', () => {
     const found = windowIds(x.display)
     return found.length > 0 ? found : undefined
-  }, 20_000)
+  })
   expect(ids.length).toBeGreaterThan(0)
   const geometry = execFileSync('xdotool', ['getwindowgeometry', ids[0]], {env: {...process.env, DISPLAY: x.display}}).toString()
   expect(geometry).toMatch(/Geometry: \d+x\d+/)
