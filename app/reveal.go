@@ -2,17 +2,15 @@ package app
 
 import (
 	"context"
-	"maps"
-	"slices"
 
-	"maestro/backend/chat"
 	"maestro/backend/store"
 )
 
 // OpenSessionAt opens a session showing its message seq, for a search hit:
 // if the message is on another branch (an edited-away version), that
-// branch becomes the one shown, and the view holds every page from the
-// latest message back to seq. seq 0 opens the session as OpenSession does.
+// branch becomes the one shown, and the view holds the branch from its
+// latest message back to seq and a few older ones (a full page at least).
+// seq 0 opens the session as OpenSession does.
 func (a *App) OpenSessionAt(id string, seq uint64) (SessionViewDTO, error) {
 	if seq == 0 {
 		return a.OpenSession(id)
@@ -53,27 +51,19 @@ func (a *App) OpenSessionAt(id string, seq uint64) (SessionViewDTO, error) {
 	return sessionView(s, page), nil
 }
 
-// pagesDownTo reads the active branch a page at a time from its latest
-// message until the pages hold seq (or the branch's start).
+// hitContext is how many messages older than a search hit are loaded with
+// it, so the hit does not sit at the very top of what can be scrolled.
+const hitContext = 10
+
+// pagesDownTo reads the active branch from its latest message back to seq
+// and a few older ones, in one walk, settled (see settled).
 func (a *App) pagesDownTo(ctx context.Context, st *store.Store, id string, seq uint64) (store.Page, error) {
-	page, err := a.latestPage(ctx, st, id)
-	if err != nil {
-		return store.Page{}, err
-	}
-	holds := func(m chat.Message) bool { return m.Seq <= seq }
-	for page.More && len(page.Messages) > 0 && !slices.ContainsFunc(page.Messages, holds) {
-		older, err := st.ActivePathPage(ctx, id, page.Messages[0].Seq, pageSize)
-		if err != nil {
-			return store.Page{}, err
+	return a.settled(ctx, st, id, func() (store.Page, error) {
+		p, err := st.ActivePathTo(ctx, id, seq, hitContext)
+		if err != nil || len(p.Messages) >= pageSize {
+			return p, err
 		}
-		page.Messages = append(older.Messages, page.Messages...)
-		if len(older.Branches) > 0 {
-			if page.Branches == nil {
-				page.Branches = map[uint64]store.Branch{}
-			}
-			maps.Copy(page.Branches, older.Branches)
-		}
-		page.More = older.More
-	}
-	return page, nil
+		// A hit among the latest messages: open on a full page, as OpenSession does.
+		return st.ActivePathPage(ctx, id, 0, pageSize)
+	})
 }

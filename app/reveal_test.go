@@ -58,7 +58,7 @@ func TestOpenSessionAt(t *testing.T) {
 		wantEarlier        bool
 	}{
 		{name: "the latest page", seq: 256, wantFirst: 177, wantLen: pageSize, wantEarlier: true},
-		{name: "a hit three pages up", seq: 20, wantFirst: 17, wantLen: 3 * pageSize, wantEarlier: true},
+		{name: "a hit three pages up, with hitContext older ones", seq: 20, wantFirst: 20 - hitContext, wantLen: 237 + hitContext, wantEarlier: true},
 		{name: "a hit at the start", seq: 1, wantFirst: 1, wantLen: 254},
 		{name: "a hit on the edited-away version", seq: 6, wantFirst: 1, wantLen: 4},
 		{name: "back on the first branch", seq: 4, wantFirst: 1, wantLen: 254},

@@ -25,33 +25,30 @@ const DefaultTitle = "New chat"
 
 const settingLastSession = "lastSession"
 
-// settleInterrupted settles, with agent.Recover, the checkpoints of a turn
+// settled returns the page read reads, with the checkpoints of a turn
 // whose process died (still marked streaming with no run of ours writing
-// them), so they show as failed and retryable; it reports whether it
-// rewrote anything, in which case the caller reads its page again. It
-// holds the run table's lock, so no run can start in between, and re-reads
-// the active path under it, since a run may have finished after msgs was
-// read.
-func (a *App) settleInterrupted(ctx context.Context, st *store.Store, id string, msgs []chat.Message) bool {
-	if a.chat == nil || !slices.ContainsFunc(msgs, func(m chat.Message) bool { return m.Status == chat.StatusStreaming }) {
-		return false
+// them) settled by agent.Recover, so they show as failed and retryable.
+// Only then does it take the run table's lock, so no run can start in
+// between, and read the page again under it, since a run may have finished
+// after the first read.
+func (a *App) settled(ctx context.Context, st *store.Store, id string, read func() (store.Page, error)) (store.Page, error) {
+	page, err := read()
+	streaming := func(m chat.Message) bool { return m.Status == chat.StatusStreaming }
+	if err != nil || a.chat == nil || !slices.ContainsFunc(page.Messages, streaming) {
+		return page, err
 	}
 	a.chat.mu.Lock()
 	defer a.chat.mu.Unlock()
-	for _, r := range a.chat.runs {
-		if r.sessionID == id {
-			return false
-		}
+	if a.chat.runningLocked(id) {
+		return page, nil
 	}
-	fresh, err := st.Messages(ctx, id)
-	n := 0
-	if err == nil {
-		_, n, err = agent.Recover(ctx, st, id, fresh)
+	if page, err = read(); err != nil {
+		return page, err
 	}
-	if err != nil {
+	if page.Messages, _, err = agent.Recover(ctx, st, id, page.Messages); err != nil {
 		a.log.Warn("settle an interrupted turn", "session", id, "err", err)
 	}
-	return n > 0
+	return page, nil
 }
 
 // Status reports the version, the data location and whether it opened.
@@ -211,17 +208,9 @@ func (a *App) EarlierMessages(sessionID string, before uint64) (MessagePageDTO, 
 	return messagePage(page), nil
 }
 
-// latestPage reads the active branch's last page, with the checkpoints of
-// a turn whose process died settled (see settleInterrupted).
+// latestPage reads the active branch's last page, settled (see settled).
 func (a *App) latestPage(ctx context.Context, st *store.Store, id string) (store.Page, error) {
-	page, err := st.ActivePathPage(ctx, id, 0, pageSize)
-	if err != nil {
-		return store.Page{}, err
-	}
-	if a.settleInterrupted(ctx, st, id, page.Messages) {
-		return st.ActivePathPage(ctx, id, 0, pageSize)
-	}
-	return page, nil
+	return a.settled(ctx, st, id, func() (store.Page, error) { return st.ActivePathPage(ctx, id, 0, pageSize) })
 }
 
 // maxMessageLen bounds one typed message (1 MiB of text).

@@ -423,11 +423,6 @@ func (l *link) callByToken(token string) *callState {
 }
 
 // origin is the latest call in flight, as the origin of a server request.
-func (l *link) origin() Origin {
-	o, _ := l.originCall()
-	return o
-}
-
 // originCall is the origin of a server request: the connector, and the
 // latest call running on it (nil if none).
 func (l *link) originCall() (Origin, *callState) {

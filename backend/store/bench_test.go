@@ -71,6 +71,36 @@ func BenchmarkOpenSession10k(b *testing.B) {
 			}
 		}
 	})
+	// Down to the first message (a search hit at the start): one walk,
+	// against chaining pages of 80, each of which reads the parents of
+	// everything stored after it to find siblings.
+	b.Run("to-start", func(b *testing.B) {
+		for b.Loop() {
+			p, err := s.ActivePathTo(ctx, id, 1, 10)
+			if err != nil || len(p.Messages) != 10_000 {
+				b.Fatalf("ActivePathTo = %d, %v", len(p.Messages), err)
+			}
+		}
+	})
+	b.Run("to-start-by-pages", func(b *testing.B) {
+		for b.Loop() {
+			n, before := 0, uint64(0)
+			for {
+				p, err := s.ActivePathPage(ctx, id, before, 80)
+				if err != nil {
+					b.Fatal(err)
+				}
+				n += len(p.Messages)
+				if !p.More {
+					break
+				}
+				before = p.Messages[0].Seq
+			}
+			if n != 10_000 {
+				b.Fatalf("pages held %d messages", n)
+			}
+		}
+	})
 	b.Run("page", func(b *testing.B) {
 		b.ReportAllocs()
 		for b.Loop() {

@@ -446,6 +446,36 @@ func TestActivePathPage(t *testing.T) {
 		}
 	}
 
+	// ActivePathTo: the same branch, from the head down to a message and
+	// then up to extra older ones.
+	for _, tc := range []struct {
+		seq   uint64
+		extra int
+		want  []uint64
+	}{
+		{seq: 11, extra: 0, want: []uint64{11, 12}},
+		{seq: 11, extra: 2, want: []uint64{9, 10, 11, 12}},
+		{seq: 7, extra: 1, want: []uint64{2, 7, 8, 9, 10, 11, 12}}, // 7's parent is 2 (3 was edited)
+		{seq: 1, extra: 5, want: []uint64{1, 2, 7, 8, 9, 10, 11, 12}},
+		{seq: 5, extra: 0, want: []uint64{2, 7, 8, 9, 10, 11, 12}}, // 5 is off the branch: stops at the first older one
+	} {
+		p, err := s.ActivePathTo(ctx, id, tc.seq, tc.extra)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := seqs(p.Messages); !reflect.DeepEqual(got, tc.want) {
+			t.Errorf("ActivePathTo(%d, %d) = %v, want %v", tc.seq, tc.extra, got, tc.want)
+		}
+		if p.More != (tc.want[0] != 1) {
+			t.Errorf("ActivePathTo(%d, %d).More = %v", tc.seq, tc.extra, p.More)
+		}
+		for k, v := range p.Branches {
+			if full.Branches[k] != v {
+				t.Errorf("ActivePathTo(%d, %d): branch of %d = %+v, want %+v", tc.seq, tc.extra, k, v, full.Branches[k])
+			}
+		}
+	}
+
 	if _, err := s.ActivePathPage(ctx, id, 0, 0); !errors.Is(err, chat.ErrInvalid) {
 		t.Errorf("limit 0: err = %v, want invalid", err)
 	}

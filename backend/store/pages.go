@@ -33,6 +33,37 @@ func (s *Store) ActivePathPage(ctx context.Context, sessionID string, before uin
 	if limit <= 0 {
 		return Page{}, fmt.Errorf("store: page of session %s: limit %d: %w", sessionID, limit, chat.ErrInvalid)
 	}
+	p, err := s.walkPath(ctx, sessionID, before, func(got []chat.Message) bool { return len(got) < limit })
+	if err != nil {
+		return Page{}, fmt.Errorf("store: page of session %s before %d: %w", sessionID, before, err)
+	}
+	return p, nil
+}
+
+// ActivePathTo returns the active branch from its last message back to the
+// message at seq and then up to extra older ones, oldest first, in one walk
+// (opening a session at a search hit). A seq not on the branch stops the
+// walk at the first message older than it.
+func (s *Store) ActivePathTo(ctx context.Context, sessionID string, seq uint64, extra int) (Page, error) {
+	older := 0
+	p, err := s.walkPath(ctx, sessionID, 0, func(got []chat.Message) bool {
+		if n := len(got); n > 0 && got[n-1].Seq <= seq {
+			older++
+			return older <= extra
+		}
+		return true
+	})
+	if err != nil {
+		return Page{}, fmt.Errorf("store: active branch of session %s down to %d: %w", sessionID, seq, err)
+	}
+	return p, nil
+}
+
+// walkPath follows Parent links down the active branch, starting at the
+// parent of before (at Head when before is 0), while more says so given
+// what it has read (newest first), then returns that part oldest first
+// with the branch positions of its messages.
+func (s *Store) walkPath(ctx context.Context, sessionID string, before uint64, more func(got []chat.Message) bool) (Page, error) {
 	var p Page
 	err := s.view(ctx, func(tx *bolt.Tx) error {
 		b, sess, err := sessionTree(tx, sessionID)
@@ -45,7 +76,7 @@ func (s *Store) ActivePathPage(ctx context.Context, sessionID string, before uin
 				return err
 			}
 		}
-		for at != 0 && len(p.Messages) < limit {
+		for at != 0 && more(p.Messages) {
 			raw := b.Get(seqKey(at))
 			if raw == nil {
 				return fmt.Errorf("message %d of the active branch is missing: %w", at, chat.ErrUnavailable)
@@ -65,13 +96,10 @@ func (s *Store) ActivePathPage(ctx context.Context, sessionID string, before uin
 		p.Branches, err = pageBranches(b, p.Messages)
 		return err
 	})
-	if err != nil {
-		return Page{}, fmt.Errorf("store: page of session %s before %d: %w", sessionID, before, err)
-	}
 	if p.Messages == nil {
 		p.Messages = []chat.Message{}
 	}
-	return p, nil
+	return p, err
 }
 
 // pageBranches finds the siblings of the page's messages: the messages off
