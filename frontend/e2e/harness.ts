@@ -90,31 +90,23 @@ export async function freePort(): Promise<number> {
 }
 
 /**
- * Starts a GUI process and waits until ready() says it is up. A start that
- * dies because GTK could not open the display ("failed to init GTK", seen
- * now and then under Xvfb) is tried again, at most three times in all; any
- * other early exit fails with the process's last stderr lines.
+ * Starts a GUI process and waits until ready() says it is up. If the
+ * process exits first, it fails with the end of the process's stderr
+ * rather than waiting out the timeout.
  */
 export async function launchGui<T>(
   cmd: string, args: string[], opts: TrackOptions, what: string,
   ready: () => Promise<T | undefined> | T | undefined, timeoutMs = 20_000,
 ): Promise<{child: ChildProcess; value: T}> {
-  for (let attempt = 1; ; attempt++) {
-    const child = track(cmd, args, opts)
-    let stderr = ''
-    child.stderr?.on('data', (d: Buffer) => { stderr = (stderr + d.toString()).slice(-8000) })
-    const exited = once(child, 'exit').then(() => undefined)
-    const up = waitFor(what, ready, timeoutMs)
-    const value = await Promise.race([up, exited])
-    if (value !== undefined) return {child, value: value as T}
-    up.catch(() => {})
-    if (attempt < 3 && stderr.includes('failed to init GTK')) {
-      console.warn(`[${what}] GTK could not open the display; starting it again (attempt ${attempt + 1})`)
-      await new Promise((r) => setTimeout(r, 500))
-      continue
-    }
-    throw new Error(`${what}: the process exited with ${child.exitCode} first; its stderr ends:\n${stderr.slice(-2000)}`)
-  }
+  const child = track(cmd, args, opts)
+  let stderr = ''
+  child.stderr?.on('data', (d: Buffer) => { stderr = (stderr + d.toString()).slice(-8000) })
+  const exited = once(child, 'exit').then(() => undefined)
+  const up = waitFor(what, ready, timeoutMs)
+  const value = await Promise.race([up, exited])
+  if (value !== undefined) return {child, value: value as T}
+  up.catch(() => {})
+  throw new Error(`${what}: the process exited with ${child.exitCode} first; its stderr ends:\n${stderr.slice(-2000)}`)
 }
 
 export async function waitFor<T>(what: string, fn: () => Promise<T | undefined> | T | undefined, timeoutMs = 20_000, everyMs = 50): Promise<T> {

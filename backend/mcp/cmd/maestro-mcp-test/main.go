@@ -50,7 +50,7 @@ func main() {
 	s := newServer()
 	for _, name := range strings.Split(*tools, ",") {
 		if name = strings.TrimSpace(name); name != "" {
-			s.add(toolSpec{Name: name, ReadOnly: ptr(true)})
+			s.add(toolSpec{Name: name})
 		}
 	}
 	if *control != "" {
@@ -65,8 +65,6 @@ func main() {
 		os.Exit(1)
 	}
 }
-
-func ptr[T any](v T) *T { return &v }
 
 // toolSpec is what POST /tools takes.
 type toolSpec struct {
