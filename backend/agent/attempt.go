@@ -46,7 +46,7 @@ func (r *run) attempt(ctx context.Context, step, n int) (*attempt, error) {
 	}
 	view := contextView(msgs, r.drop)
 	req := chat.Request{
-		Model: sess.Model, System: sess.SystemPrompt,
+		Model: sess.Model, Info: r.a.models.Info(ctx, sess.Provider, sess.Model), System: sess.SystemPrompt,
 		Messages: view, Tools: ov.Tools, ToolNames: ov.Names,
 		SessionID: sess.ID, PromptID: r.promptID,
 		FollowUp: view[len(view)-1].Role == chat.RoleTool,

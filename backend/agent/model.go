@@ -19,17 +19,26 @@ type Model interface {
 // attempt, with the session's current provider, so a provider switch takes
 // effect at the next request and a refreshed credential is picked up after
 // Reauthorize.
+//
+// Info says what is known about one model (its limits and how it thinks);
+// the agent puts it on every request so adapters bound max_tokens and
+// thinking by it. The zero ModelInfo means unknown.
 type Models interface {
 	Model(ctx context.Context, provider string) (Model, error)
+	Info(ctx context.Context, provider, model string) chat.ModelInfo
 }
 
-// ModelsFunc adapts a function to Models.
+// ModelsFunc adapts a function to Models. It knows nothing about models:
+// Info returns the zero ModelInfo, and adapters use their built-in tables.
 type ModelsFunc func(ctx context.Context, provider string) (Model, error)
 
 // Model calls f.
 func (f ModelsFunc) Model(ctx context.Context, provider string) (Model, error) {
 	return f(ctx, provider)
 }
+
+// Info returns the zero ModelInfo.
+func (f ModelsFunc) Info(context.Context, string, string) chat.ModelInfo { return chat.ModelInfo{} }
 
 // Reauthorizer refreshes a provider's credential (an OAuth refresh forced
 // even if the token has not expired yet). The agent calls it once per step

@@ -12,7 +12,11 @@ const (
 // Request is what the agent hands a provider adapter for one model call. It
 // is rendered just in time from canonical history; adapters never store it.
 type Request struct {
-	Model  string
+	Model string
+	// Info is what the catalog knows about Model (limits, how it thinks).
+	// The zero value means unknown: the adapter then uses its own built-in
+	// table for the model's family.
+	Info   ModelInfo
 	System string
 	// Messages is the history to send (the context view already applied).
 	Messages []Message

@@ -29,6 +29,15 @@ const (
 	// KindForbidden: the account may not do this (permission, policy,
 	// validation required).
 	KindForbidden Kind = "forbidden"
+	// KindEntitlement: the account's plan does not cover this use, and
+	// retrying will not change that (Anthropic's third-party-app gate,
+	// ChatGPT's usage_not_included). The user needs another way in: an API
+	// key, or a change to their plan.
+	KindEntitlement Kind = "entitlement"
+	// KindModelUnavailable: the model exists but is not served to this
+	// account or plan ("model is not supported when using Codex with a
+	// ChatGPT account"). Another model will work; this one will not.
+	KindModelUnavailable Kind = "model_unavailable"
 	// KindNotFound: unknown model or endpoint.
 	KindNotFound Kind = "not_found"
 	// KindServer: a 5xx or transport failure worth retrying.
@@ -95,7 +104,7 @@ func (e *HTTPError) chatKind() error {
 		return chat.ErrAuthRequired
 	case KindInvalidRequest, KindContextTooLarge:
 		return chat.ErrInvalid
-	case KindNotFound:
+	case KindNotFound, KindModelUnavailable:
 		return chat.ErrNotFound
 	default:
 		return chat.ErrUnavailable

@@ -136,6 +136,13 @@ func (c *Catalog) Model(ctx context.Context, provider string) (agent.Model, erro
 	return m, nil
 }
 
+// Info says what is known about model of provider.
+// TODO(issue 10): the live lists; until then every model is unknown and
+// adapters use their built-in tables.
+func (c *Catalog) Info(ctx context.Context, provider, model string) chat.ModelInfo {
+	return chat.ModelInfo{}
+}
+
 // fingerprint identifies credentials without keeping the secret itself.
 func fingerprint(cr auth.Credentials) string {
 	sum := sha256.Sum256([]byte(cr.APIKey))

@@ -56,11 +56,49 @@ type Recorded struct {
 	Rejection string `json:"rejection,omitempty"`
 }
 
-// Script is a FIFO of replies plus the log of requests.
+// Script is a FIFO of replies plus the log of requests, and the models the
+// fake serves.
 type Script struct {
 	mu       sync.Mutex
 	replies  []Reply
 	requests []Recorded
+	// models is the served model list set by a test; nil means the fake's
+	// own default list.
+	models []string
+}
+
+// SetModels sets the model ids the fake serves: its model list endpoint
+// lists them and a request for any other model is refused the way the real
+// service refuses a model the account cannot use. nil restores the fake's
+// default list.
+func (s *Script) SetModels(ids []string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.models = append([]string(nil), ids...)
+	if ids == nil {
+		s.models = nil
+	}
+}
+
+// Models returns the served model ids: those set by SetModels, else
+// defaults.
+func (s *Script) Models(defaults []string) []string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.models == nil {
+		return append([]string(nil), defaults...)
+	}
+	return append([]string(nil), s.models...)
+}
+
+// Serves reports whether model is among the served ids.
+func (s *Script) Serves(model string, defaults []string) bool {
+	for _, id := range s.Models(defaults) {
+		if id == model {
+			return true
+		}
+	}
+	return false
 }
 
 // Push appends replies to the queue.
@@ -115,11 +153,11 @@ func (s *Script) Requests() []Recorded {
 	return append([]Recorded(nil), s.requests...)
 }
 
-// Reset clears the queue and the log.
+// Reset clears the queue and the log, and restores the default models.
 func (s *Script) Reset() {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	s.replies, s.requests = nil, nil
+	s.replies, s.requests, s.models = nil, nil, nil
 }
 
 // ControlPrefix is where ControlHandler is mounted on every fake.
@@ -129,7 +167,8 @@ const ControlPrefix = "/_fake/"
 //
 //	POST /_fake/replies   body: [Reply…]  append to the queue
 //	GET  /_fake/requests  the recorded requests, as JSON
-//	POST /_fake/reset     clear both
+//	POST /_fake/reset     clear both (and restore the default models)
+//	POST /_fake/models    body: ["model-id"…]  the models served (null: the defaults)
 func (s *Script) ControlHandler() http.Handler {
 	mux := http.NewServeMux()
 	mux.HandleFunc("POST "+ControlPrefix+"replies", func(w http.ResponseWriter, r *http.Request) {
@@ -147,6 +186,15 @@ func (s *Script) ControlHandler() http.Handler {
 	})
 	mux.HandleFunc("POST "+ControlPrefix+"reset", func(w http.ResponseWriter, r *http.Request) {
 		s.Reset()
+		w.WriteHeader(http.StatusNoContent)
+	})
+	mux.HandleFunc("POST "+ControlPrefix+"models", func(w http.ResponseWriter, r *http.Request) {
+		var ids []string
+		if err := json.NewDecoder(r.Body).Decode(&ids); err != nil {
+			http.Error(w, "models: "+err.Error(), http.StatusBadRequest)
+			return
+		}
+		s.SetModels(ids)
 		w.WriteHeader(http.StatusNoContent)
 	})
 	return mux
