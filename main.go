@@ -78,7 +78,9 @@ func run() error {
 	// MCP connectors: the supervisor and registry are built on the store at
 	// startup (servers start in the background) and closed before it.
 	app.EnableConnectors(a, app.ConnectorsDeps{Secrets: kc})
-	app.EnableChat(a, app.ChatDeps{Models: models, Tools: app.AgentTools(a), Catalog: pickerModels(models)})
+	// Runs after the app's shutdown: a model list being fetched is let finish.
+	defer models.Close()
+	app.EnableChat(a, app.ChatDeps{Models: models, Tools: app.AgentTools(a), Catalog: models})
 	hooks = app.Hooks(a)
 	return wails.Run(&options.App{
 		Title:            "Maestro",
@@ -100,21 +102,6 @@ func run() error {
 		},
 		Linux: &linux.Options{Icon: icon, ProgramName: "maestro", WebviewGpuPolicy: gpuPolicy()},
 	})
-}
-
-// pickerModels adapts the catalog to the model picker's DTOs.
-func pickerModels(c *catalog.Catalog) func(context.Context) []app.ProviderModelsDTO {
-	return func(ctx context.Context) []app.ProviderModelsDTO {
-		var out []app.ProviderModelsDTO
-		for _, p := range c.Providers(ctx) {
-			dto := app.ProviderModelsDTO{Provider: p.ID, DisplayName: p.DisplayName, Available: p.Available}
-			for _, m := range p.Models {
-				dto.Models = append(dto.Models, app.ModelDTO{ID: m.ID, Name: m.Name})
-			}
-			out = append(out, dto)
-		}
-		return out
-	}
 }
 
 // openWith opens URLs with the command named by MAESTRO_BROWSER instead of

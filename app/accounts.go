@@ -27,8 +27,8 @@ type Accounts interface {
 	RemoveAPIKey(ctx context.Context, provider string) error
 }
 
-// providers are the names the Accounts page knows, in the order it shows them.
-var providers = []string{chat.ProviderGemini, chat.ProviderAnthropic, chat.ProviderOpenAI}
+// accountProviders are the names the Accounts page knows, in the order it shows them.
+var accountProviders = []string{chat.ProviderGemini, chat.ProviderAnthropic, chat.ProviderOpenAI}
 
 // API key bounds. Real keys are 39 (Google) to about 200 (OpenAI project
 // keys) characters; the bounds only catch a wrong paste.
@@ -74,7 +74,7 @@ func (a *App) Accounts() ([]AccountDTO, error) {
 		out = append(out, dto)
 	}
 	slices.SortStableFunc(out, func(x, y AccountDTO) int {
-		return slices.Index(providers, x.Provider) - slices.Index(providers, y.Provider)
+		return slices.Index(accountProviders, x.Provider) - slices.Index(accountProviders, y.Provider)
 	})
 	return out, nil
 }
@@ -251,9 +251,18 @@ func (a *App) SetAPIKey(provider, key string) (AccountDTO, error) {
 	if err != nil {
 		return AccountDTO{}, err
 	}
+	a.refreshModels(provider)
 	dto := accountDTO(acc)
 	dto.KeyHint = maskKey(key)
 	return dto, nil
+}
+
+// refreshModels fetches a provider's model list after its credentials
+// changed, so the picker shows what the new account can use.
+func (a *App) refreshModels(provider string) {
+	if a.chat != nil && a.chat.deps.Catalog != nil {
+		a.chat.deps.Catalog.RefreshSoon(provider)
+	}
 }
 
 // RemoveAPIKey deletes the provider's API key from the keychain.
@@ -275,6 +284,9 @@ func (a *App) loginUpdate(u auth.LoginUpdate) {
 	a.emit(EventAuthLogin, loginEventDTO(u))
 	if !terminal(u.Status) {
 		return
+	}
+	if u.Status == auth.LoginSignedIn {
+		a.refreshModels(u.Provider)
 	}
 	a.loginMu.Lock()
 	defer a.loginMu.Unlock()
@@ -358,7 +370,7 @@ func (a *App) keyHint(ctx context.Context, provider string) string {
 }
 
 func validProvider(p string) error {
-	if slices.Contains(providers, p) {
+	if slices.Contains(accountProviders, p) {
 		return nil
 	}
 	return chat.E(chat.ErrInvalid, "unknown provider %q: want gemini, anthropic or openai", p)

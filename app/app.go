@@ -132,6 +132,9 @@ func (a *App) startup(ctx context.Context) {
 	if a.conns != nil && st != nil {
 		a.conns.start(root, st) // returns at once; servers start in the background
 	}
+	if a.chat != nil && a.chat.deps.Catalog != nil && st != nil {
+		a.chat.deps.Catalog.Attach(st, func(provider string) { a.emit(EventModelsChanged, provider) })
+	}
 }
 
 // shutdown cancels the root context, waits for running work, closes the

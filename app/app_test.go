@@ -9,9 +9,11 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"maestro/backend/agent"
 	"maestro/backend/chat"
+	"maestro/backend/providers"
 	"maestro/backend/store"
 )
 
@@ -203,6 +205,22 @@ func TestFormatError(t *testing.T) {
 	}
 	if FormatError(nil) != nil {
 		t.Error("FormatError(nil) should be nil")
+	}
+	// A provider's refusal carries what the UI needs to pick its card.
+	gate := &providers.HTTPError{Provider: chat.ProviderAnthropic, Status: 400, Kind: providers.KindEntitlement,
+		Code: "third_party_gate", Message: "Third-party apps now draw from your extra usage"}
+	got = FormatError(fmt.Errorf("agent: step 1: %w", gate)).(*ErrorDTO)
+	want := ErrorDTO{Kind: chat.KindUnavailable, Message: got.Message, Provider: chat.ProviderAnthropic, Reason: "entitlement",
+		Code: "third_party_gate", Detail: "Third-party apps now draw from your extra usage"}
+	if *got != want {
+		t.Errorf("FormatError(gate) = %+v\nwant %+v", *got, want)
+	}
+	// A stored failure reads the same.
+	at := time.Date(2026, 11, 24, 20, 0, 0, 0, time.UTC)
+	msg := messageDTO(chat.Message{Role: chat.RoleAssistant, Status: chat.StatusFailed, Error: "e",
+		Failure: &chat.Failure{Kind: chat.KindUnavailable, Provider: "openai", Reason: "quota", RetryAt: at}})
+	if f := msg.Failure; f == nil || f.Reason != "quota" || f.Message != "e" || f.RetryAt != at.UnixMilli() {
+		t.Errorf("stored failure DTO = %+v", f)
 	}
 }
 

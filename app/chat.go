@@ -8,6 +8,7 @@ import (
 
 	"maestro/backend/agent"
 	"maestro/backend/chat"
+	"maestro/backend/providers/catalog"
 )
 
 // Chat event names (see the chat contract in frontend/src/api).
@@ -36,10 +37,20 @@ type ChatDeps struct {
 	Tools agent.Tools
 	// Reauth forces a token refresh after a 401.
 	Reauth agent.Reauthorizer
-	// Catalog lists the providers, whether they have credentials, and their
-	// models.
-	Catalog func(ctx context.Context) []ProviderModelsDTO
+	// Catalog lists the providers, whether they have credentials, and the
+	// models their accounts can use.
+	Catalog ModelCatalog
 	Options []agent.Option
+}
+
+// ModelCatalog is what the app needs from backend/providers/catalog.
+type ModelCatalog interface {
+	Providers(ctx context.Context) []catalog.Provider
+	// RefreshSoon fetches a provider's model list in the background (after
+	// a sign-in, or when the user asks).
+	RefreshSoon(provider string)
+	// Attach keeps the lists in the store and reports each change.
+	Attach(lists catalog.Lists, changed func(provider string))
 }
 
 // EnableChat gives a the chat. It is a function rather than a method so
@@ -208,9 +219,9 @@ func (c *chatState) pickDefaultModel(sessionID string) {
 	if err != nil || s.Provider != "" {
 		return
 	}
-	for _, p := range c.deps.Catalog(ctx) {
+	for _, p := range c.deps.Catalog.Providers(ctx) {
 		if p.Available && len(p.Models) > 0 {
-			if _, err := c.app.SetSessionModel(sessionID, p.Provider, p.Models[0].ID); err != nil {
+			if _, err := c.app.SetSessionModel(sessionID, p.ID, p.Models[0].ID); err != nil {
 				c.app.log.Warn("pick a default model", "session", sessionID, "err", err)
 			}
 			return
@@ -315,6 +326,9 @@ func (s *runSink) Emit(ev agent.Event) {
 		}
 		if !e.RetryAt.IsZero() {
 			fin.RetryAt = e.RetryAt.UnixMilli()
+			if fin.Error != nil {
+				fin.Error.RetryAt = fin.RetryAt
+			}
 		}
 		b.Event(id, EventRunFinished, fin)
 		s.c.app.emit(EventSessionsChanged)
@@ -481,7 +495,20 @@ func (a *App) ListModels() []ProviderModelsDTO {
 	}
 	ctx, cancel := context.WithTimeout(root, 10*time.Second)
 	defer cancel()
-	return a.chat.deps.Catalog(ctx)
+	return providerModelsDTOs(a.chat.deps.Catalog.Providers(ctx))
+}
+
+// RefreshModels fetches provider's model list again; models:changed
+// follows when it lands.
+func (a *App) RefreshModels(provider string) error {
+	if err := validProvider(provider); err != nil {
+		return err
+	}
+	if a.chat == nil || a.chat.deps.Catalog == nil {
+		return chat.E(chat.ErrUnavailable, "the model catalog is not available")
+	}
+	a.chat.deps.Catalog.RefreshSoon(provider)
+	return nil
 }
 
 func knownProvider(p string) bool {

@@ -11,6 +11,7 @@ import (
 
 	"maestro/backend/agent"
 	"maestro/backend/chat"
+	"maestro/backend/providers/catalog"
 	"maestro/backend/providers/fake"
 	"maestro/backend/providers/gemini"
 	"maestro/backend/providers/gemini/geminifake"
@@ -88,15 +89,20 @@ func startChatApp(t *testing.T) (*App, *eventLog, *fake.Script) {
 			}
 			return gemini.New(gemini.WithBaseURL(hs.URL), gemini.WithAPIKey("test-key")), nil
 		}),
-		Catalog: func(context.Context) []ProviderModelsDTO {
-			return []ProviderModelsDTO{{Provider: chat.ProviderGemini, DisplayName: "Gemini", Available: true,
-				Models: []ModelDTO{{ID: "gemini-2.5-pro", Name: "Gemini 2.5 Pro"}}}}
-		},
+		Catalog: staticCatalog{{ID: chat.ProviderGemini, DisplayName: "Gemini", Available: true, Source: catalog.SourceBuiltin,
+			Models: []catalog.Model{{ModelInfo: chat.ModelInfo{ID: "gemini-2.5-pro", Name: "Gemini 2.5 Pro"}}}}},
 	})
 	Hooks(a).Startup(t.Context())
 	t.Cleanup(func() { Hooks(a).Shutdown(context.Background()) })
 	return a, log, srv.Script
 }
+
+// staticCatalog is a model catalog that never changes.
+type staticCatalog []catalog.Provider
+
+func (c staticCatalog) Providers(context.Context) []catalog.Provider { return c }
+func (staticCatalog) RefreshSoon(string)                             {}
+func (staticCatalog) Attach(catalog.Lists, func(string))             {}
 
 func finishedFor(runID string) func(any) bool {
 	return func(d any) bool { f, ok := d.(FinishedDTO); return ok && f.RunID == runID }

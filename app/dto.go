@@ -5,12 +5,34 @@ import (
 	"time"
 
 	"maestro/backend/chat"
+	"maestro/backend/providers"
+	"maestro/backend/providers/catalog"
 )
 
 // ErrorDTO is how an error reaches JavaScript: the rejected promise's value.
 type ErrorDTO struct {
 	Kind    string `json:"kind"`
 	Message string `json:"message"`
+	// Provider, Reason and Code are set when a provider refused a request:
+	// which provider, what to do about it (providers.Kind: entitlement,
+	// model_unavailable, rate_limit…) and the provider's own code, so the UI
+	// shows a card for the case rather than parse the message. Detail is the
+	// provider's own message.
+	Provider string `json:"provider,omitempty"`
+	Reason   string `json:"reason,omitempty"`
+	Code     string `json:"code,omitempty"`
+	Detail   string `json:"detail,omitempty"`
+	// RetryAt is when a limit that ended a turn resets (Unix ms).
+	RetryAt int64 `json:"retryAt,omitempty"`
+}
+
+func failureDTO(m chat.Message) *ErrorDTO {
+	f := m.Failure
+	if f == nil {
+		return nil
+	}
+	return &ErrorDTO{Kind: f.Kind, Message: m.Error, Provider: f.Provider, Reason: f.Reason, Code: f.Code,
+		Detail: f.Detail, RetryAt: millis(f.RetryAt)}
 }
 
 // FormatError is the ErrorFormatter given to Wails.
@@ -25,7 +47,11 @@ func errorDTO(err error) *ErrorDTO {
 	if err == nil {
 		return nil
 	}
-	return &ErrorDTO{Kind: chat.Kind(err), Message: err.Error()}
+	dto := &ErrorDTO{Kind: chat.Kind(err), Message: err.Error()}
+	if he, ok := providers.AsHTTPError(err); ok {
+		dto.Provider, dto.Reason, dto.Code, dto.Detail = he.Provider, string(he.Kind), he.Code, he.Message
+	}
+	return dto
 }
 
 // StatusDTO describes the running app for the shell and Settings.
@@ -72,6 +98,9 @@ type MessageDTO struct {
 	Role      string    `json:"role"`
 	Status    string    `json:"status"`
 	Error     string    `json:"error,omitempty"`
+	// Failure classifies Error (set on failed replies stored since
+	// Maestro kept it), so the card reads as it did when the turn failed.
+	Failure *ErrorDTO `json:"failure,omitempty"`
 	Parts     []PartDTO `json:"parts"`
 	CreatedAt int64     `json:"createdAt"`
 	Provider  string    `json:"provider,omitempty"`
@@ -154,7 +183,7 @@ func messageDTO(m chat.Message) MessageDTO {
 		status = string(chat.StatusComplete)
 	}
 	return MessageDTO{
-		ID: m.ID, Seq: m.Seq, Role: string(m.Role), Status: status, Error: m.Error,
+		ID: m.ID, Seq: m.Seq, Role: string(m.Role), Status: status, Error: m.Error, Failure: failureDTO(m),
 		Parts: parts, CreatedAt: millis(m.CreatedAt), Provider: m.Provider, Model: m.Model, RunID: m.RunID,
 	}
 }
@@ -170,6 +199,14 @@ type SendResultDTO struct {
 type ModelDTO struct {
 	ID   string `json:"id"`
 	Name string `json:"name"`
+	// ContextWindow and MaxOutputTokens are in tokens; 0 when unknown.
+	ContextWindow   int  `json:"contextWindow,omitempty"`
+	MaxOutputTokens int  `json:"maxOutputTokens,omitempty"`
+	Reasoning       bool `json:"reasoning,omitempty"`
+	Preview         bool `json:"preview,omitempty"`
+	// Unavailable is the provider's message when it refused this model for
+	// the account.
+	Unavailable string `json:"unavailable,omitempty"`
 }
 
 // ProviderModelsDTO is one provider in the model picker.
@@ -178,6 +215,26 @@ type ProviderModelsDTO struct {
 	DisplayName string     `json:"displayName"`
 	Available   bool       `json:"available"`
 	Models      []ModelDTO `json:"models"`
+	// Source is "service" (the provider's own list, fetched at FetchedAt,
+	// Unix ms) or "builtin" (Maestro's list: not fetched for this account).
+	Source    string `json:"source"`
+	FetchedAt int64  `json:"fetchedAt,omitempty"`
+	// Error is why the last refresh of the list failed.
+	Error string `json:"error,omitempty"`
+}
+
+func providerModelsDTOs(ps []catalog.Provider) []ProviderModelsDTO {
+	out := make([]ProviderModelsDTO, 0, len(ps))
+	for _, p := range ps {
+		dto := ProviderModelsDTO{Provider: p.ID, DisplayName: p.DisplayName, Available: p.Available,
+			Source: p.Source, FetchedAt: millis(p.FetchedAt), Error: p.Err, Models: make([]ModelDTO, 0, len(p.Models))}
+		for _, m := range p.Models {
+			dto.Models = append(dto.Models, ModelDTO{ID: m.ID, Name: m.Name, ContextWindow: m.ContextWindow,
+				MaxOutputTokens: m.MaxOutputTokens, Reasoning: m.Reasoning, Preview: m.Preview, Unavailable: m.Unavailable})
+		}
+		out = append(out, dto)
+	}
+	return out
 }
 
 // RunDTO is run:started.

@@ -128,13 +128,13 @@ func (s *sampler) run(ctx context.Context, req mcp.SamplingRequest, msgs []Sampl
 	}
 	model := sess.Model
 	if mp := req.Params.ModelPreferences; mp != nil && c.deps.Catalog != nil {
-		model = pickModel(c.deps.Catalog(ctx), sess.Provider, mp.Hints, model)
+		model = pickModel(providerModelsDTOs(c.deps.Catalog.Providers(ctx)), sess.Provider, mp.Hints, model)
 	}
 	m, err := c.deps.Models.Model(ctx, sess.Provider)
 	if err != nil {
 		return nil, err
 	}
-	creq := chat.Request{Model: model, System: req.Params.SystemPrompt, SessionID: req.SessionID, MaxOutputTokens: req.Params.MaxTokens}
+	creq := chat.Request{Model: model, Info: c.deps.Models.Info(ctx, sess.Provider, model), System: req.Params.SystemPrompt, SessionID: req.SessionID, MaxOutputTokens: req.Params.MaxTokens}
 	if t := req.Params.Temperature; t != 0 {
 		creq.Temperature = &t
 	}

@@ -71,7 +71,7 @@ func (r *run) attempt(ctx context.Context, step, n int) (*attempt, error) {
 		return at, err
 	}
 	r.usage.Add(at.asm.finish.Usage)
-	if err := r.save(ctx, at, chat.StatusComplete, ""); err != nil {
+	if err := r.save(ctx, at, chat.StatusComplete, nil); err != nil {
 		return nil, err
 	}
 	return at, nil
@@ -140,9 +140,12 @@ func (r *run) write(ctx context.Context, m *chat.Message) error {
 
 // save stores the attempt's message in its final state and adds it to the
 // run's history.
-func (r *run) save(ctx context.Context, at *attempt, status chat.Status, errText string) error {
+func (r *run) save(ctx context.Context, at *attempt, status chat.Status, cause error) error {
 	m := at.msg
-	m.Parts, m.Status, m.Error = at.asm.message(), status, errText
+	m.Parts, m.Status = at.asm.message(), status
+	if cause != nil {
+		m.Error, m.Failure = cause.Error(), failureOf(cause, r.a.clock.Now())
+	}
 	if f := at.asm.finish; f != nil {
 		u := f.Usage
 		m.Usage = &u
@@ -162,7 +165,7 @@ func (r *run) supersede(ctx context.Context, at *attempt) {
 	if at == nil || at.msg.Seq == 0 {
 		return
 	}
-	if err := r.save(ctx, at, StatusSuperseded, ""); err != nil {
+	if err := r.save(ctx, at, StatusSuperseded, nil); err != nil {
 		r.a.log.WarnContext(ctx, "agent: mark an abandoned reply", "session", r.in.SessionID, "error", err)
 	}
 }
@@ -174,7 +177,7 @@ func (r *run) settleStopped(ctx context.Context, at *attempt) {
 	if at == nil || at.msg.Seq == 0 && len(at.asm.message()) == 0 {
 		return
 	}
-	if err := r.save(ctx, at, chat.StatusCanceled, ""); err != nil {
+	if err := r.save(ctx, at, chat.StatusCanceled, nil); err != nil {
 		r.a.log.WarnContext(ctx, "agent: save a stopped reply", "session", r.in.SessionID, "error", err)
 		return
 	}
@@ -193,7 +196,7 @@ func (r *run) settleFailed(ctx context.Context, at *attempt, cause error) {
 		r.failMarker(ctx, cause)
 		return
 	}
-	if err := r.save(ctx, at, chat.StatusFailed, cause.Error()); err != nil {
+	if err := r.save(ctx, at, chat.StatusFailed, cause); err != nil {
 		r.a.log.WarnContext(ctx, "agent: save a failed reply", "session", r.in.SessionID, "error", err)
 	}
 }
@@ -201,7 +204,8 @@ func (r *run) settleFailed(ctx context.Context, at *attempt, cause error) {
 // failMarker appends an empty failed assistant message carrying the error,
 // so the failure is visible in history after a restart.
 func (r *run) failMarker(ctx context.Context, cause error) {
-	m := chat.Message{ID: chat.NewID(), Role: chat.RoleAssistant, RunID: r.in.RunID, Status: chat.StatusFailed, Error: cause.Error()}
+	m := chat.Message{ID: chat.NewID(), Role: chat.RoleAssistant, RunID: r.in.RunID, Status: chat.StatusFailed,
+		Error: cause.Error(), Failure: failureOf(cause, r.a.clock.Now())}
 	if err := r.write(ctx, &m); err != nil {
 		r.a.log.WarnContext(ctx, "agent: record a failed turn", "session", r.in.SessionID, "error", err)
 		return

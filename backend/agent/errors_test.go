@@ -75,6 +75,11 @@ func TestUsageLimitEndsTurnWithResetTime(t *testing.T) {
 			if last.Status != chat.StatusFailed || last.Error != err.Error() {
 				t.Errorf("last stored message = %+v, want the failure", last)
 			}
+			// The failure keeps its classification, so it reads the same
+			// after a restart.
+			if f := last.Failure; f == nil || f.Reason != string(he.Kind) || f.Provider != p || !f.RetryAt.Equal(fin.RetryAt) || f.Kind != chat.Kind(err) {
+				t.Errorf("stored failure = %+v; want reason %s, provider %s, retry at %v", f, he.Kind, p, fin.RetryAt)
+			}
 			// The failed turn can be retried once the limit resets.
 			h.script(p).Push(fake.Reply{Text: "back"})
 			if _, err := h.run(t.Context(), agent.RunInput{Retry: true}, nil); err != nil {

@@ -32,6 +32,7 @@ func Recover(ctx context.Context, st Store, sessionID string, msgs []chat.Messag
 		switch m.Role {
 		case chat.RoleAssistant:
 			m.Status, m.Error = chat.StatusFailed, msgInterruptedReply
+			m.Failure = &chat.Failure{Kind: chat.KindInterrupted}
 		case chat.RoleTool:
 			m.Parts = append(m.Parts, missingResults(msgs[:i], m)...)
 			m.Status = chat.StatusComplete

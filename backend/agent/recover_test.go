@@ -73,6 +73,9 @@ func TestRecoverSettlesACrashedTurn(t *testing.T) {
 				if last.Status != chat.StatusFailed || !strings.Contains(last.Error, "closed before") || last.Text() != "Both echoes ca" {
 					t.Errorf("interrupted reply = %s %q %q, want failed with its partial text kept", last.Status, last.Error, last.Text())
 				}
+				if last.Failure == nil || last.Failure.Kind != chat.KindInterrupted {
+					t.Errorf("interrupted reply failure = %+v, want kind %q", last.Failure, chat.KindInterrupted)
+				}
 			} else if r := tool.Parts[1].(chat.ToolResultPart).Result; r.CallID != "c2" || !strings.Contains(r.Error, "closed before") {
 				t.Errorf("missing result filled as %+v, want an error result for c2", r)
 			}

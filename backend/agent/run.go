@@ -283,6 +283,16 @@ func retryAt(err error, now time.Time) time.Time {
 	return time.Time{}
 }
 
+// failureOf classifies the error that ended a turn, for the failed reply
+// that records it.
+func failureOf(err error, now time.Time) *chat.Failure {
+	f := &chat.Failure{Kind: chat.Kind(err), RetryAt: retryAt(err, now)}
+	if he, ok := providers.AsHTTPError(err); ok {
+		f.Provider, f.Reason, f.Code, f.Detail = he.Provider, string(he.Kind), he.Code, he.Message
+	}
+	return f
+}
+
 // syncSink serialises a run's events and drops any after the terminal one.
 type syncSink struct {
 	mu   sync.Mutex

@@ -51,10 +51,34 @@ type Message struct {
 	Status Status `json:"status,omitempty"`
 	// Error is the failure shown for a failed turn, in plain words.
 	Error string `json:"error,omitempty"`
-	Usage *Usage `json:"usage,omitempty"`
+	// Failure classifies Error, so the failure reads the same after a
+	// restart as when it happened. Nil on messages stored before it
+	// existed, and on turns that did not fail.
+	Failure *Failure `json:"failure,omitempty"`
+	Usage   *Usage   `json:"usage,omitempty"`
 
 	CreatedAt time.Time `json:"createdAt"`
 }
+
+// Failure is why a turn failed, as classified when it happened.
+type Failure struct {
+	// Kind is the chat kind (Kind(err)), or "interrupted" for a reply the
+	// app's exit cut short.
+	Kind string `json:"kind"`
+	// Provider, Reason and Code are set when a provider refused the
+	// request: which one, what to do about it (the provider error kind:
+	// rate_limit, entitlement, model_unavailable…) and its own code.
+	Provider string `json:"provider,omitempty"`
+	Reason   string `json:"reason,omitempty"`
+	Code     string `json:"code,omitempty"`
+	// Detail is the provider's own message.
+	Detail string `json:"detail,omitempty"`
+	// RetryAt is when a limit that ended the turn resets.
+	RetryAt time.Time `json:"retryAt,omitzero"`
+}
+
+// KindInterrupted marks a reply that stopped because Maestro exited.
+const KindInterrupted = "interrupted"
 
 // Text joins the message's text parts.
 func (m Message) Text() string {

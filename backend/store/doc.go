@@ -27,6 +27,10 @@
 //	    <sessionID> -> JSON registry snapshot    (owned by backend/mcp)
 //	settings/
 //	    <key>       -> JSON value
+//	catalogs/
+//	    <provider>  -> JSON model list           (owned by backend/providers/
+//	                                             catalog): the models the
+//	                                             account can use, when fetched
 //
 // A session's messages form a tree (see branches.go). Editing a message
 // stores a sibling with the same parent (ForkMessage) and keeps the old

@@ -25,6 +25,7 @@ type migration struct {
 var migrations = []migration{
 	{version: 1, name: "create the top-level buckets", migrate: createBuckets},
 	{version: 2, name: "link messages into a tree", migrate: linkMessages},
+	{version: 3, name: "create the catalogs bucket", migrate: createCatalogs},
 }
 
 // SchemaVersion is the version a fully migrated file has.
@@ -35,6 +36,14 @@ func createBuckets(tx *bolt.Tx) error {
 		if _, err := tx.CreateBucketIfNotExists(name); err != nil {
 			return fmt.Errorf("create bucket %s: %w", name, err)
 		}
+	}
+	return nil
+}
+
+// createCatalogs adds the bucket of fetched model lists.
+func createCatalogs(tx *bolt.Tx) error {
+	if _, err := tx.CreateBucketIfNotExists(bucketCatalogs); err != nil {
+		return fmt.Errorf("create bucket %s: %w", bucketCatalogs, err)
 	}
 	return nil
 }

@@ -64,6 +64,20 @@ var migrationTests = map[uint64]func(t *testing.T, db *bolt.DB){
 			return nil
 		})
 	},
+	3: func(t *testing.T, db *bolt.DB) {
+		s := &Store{db: db}
+		type list struct{ Models []string }
+		var got list
+		if err := s.ModelList(t.Context(), "openai", &got); !errors.Is(err, chat.ErrNotFound) {
+			t.Fatalf("ModelList on a new bucket = %v; want ErrNotFound", err)
+		}
+		if err := s.PutModelList(t.Context(), "openai", list{Models: []string{"gpt-5.5"}}); err != nil {
+			t.Fatal(err)
+		}
+		if err := s.ModelList(t.Context(), "openai", &got); err != nil || !reflect.DeepEqual(got.Models, []string{"gpt-5.5"}) {
+			t.Errorf("ModelList = %+v, %v; want the list just kept", got, err)
+		}
+	},
 }
 
 // migrationSeeds write data in the layout of the version before a

@@ -25,6 +25,7 @@ var (
 	bucketConnectors = []byte("connectors")
 	bucketRegistry   = []byte("registry")
 	bucketSettings   = []byte("settings")
+	bucketCatalogs   = []byte("catalogs")
 
 	keyApp     = []byte("app")
 	keyVersion = []byte("version")

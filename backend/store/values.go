@@ -10,8 +10,8 @@ import (
 	"maestro/backend/chat"
 )
 
-// The connectors, registry and settings buckets hold values owned by other
-// packages. The store keeps them as JSON and does not interpret them.
+// The connectors, registry, settings and catalogs buckets hold values owned
+// by other packages. The store keeps them as JSON and does not interpret them.
 
 // Setting decodes the setting at key into v, or returns chat.ErrNotFound.
 func (s *Store) Setting(ctx context.Context, key string, v any) error {
@@ -65,6 +65,17 @@ func (s *Store) RegistrySnapshot(ctx context.Context, sessionID string, v any) e
 // PutRegistrySnapshot stores a session's registry snapshot.
 func (s *Store) PutRegistrySnapshot(ctx context.Context, sessionID string, v any) error {
 	return s.putRaw(ctx, bucketRegistry, sessionID, v)
+}
+
+// ModelList decodes provider's kept model list into v
+// (backend/providers/catalog owns its shape).
+func (s *Store) ModelList(ctx context.Context, provider string, v any) error {
+	return s.getRaw(ctx, bucketCatalogs, provider, v)
+}
+
+// PutModelList keeps provider's model list.
+func (s *Store) PutModelList(ctx context.Context, provider string, v any) error {
+	return s.putRaw(ctx, bucketCatalogs, provider, v)
 }
 
 func (s *Store) getRaw(ctx context.Context, bucket []byte, key string, v any) error {

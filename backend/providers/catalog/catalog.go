@@ -12,9 +12,11 @@ import (
 	"context"
 	"crypto/sha256"
 	"fmt"
+	"iter"
 	"log/slog"
 	"net/http"
 	"sync"
+	"time"
 
 	"maestro/backend/agent"
 	"maestro/backend/auth"
@@ -30,46 +32,50 @@ type Credentialer interface {
 	Accounts(ctx context.Context) ([]auth.Account, error)
 }
 
-// Model is one model a provider offers.
-type Model struct {
-	ID   string
-	Name string
-}
-
 // Provider is one provider as the model picker shows it.
 type Provider struct {
 	ID          string
 	DisplayName string
 	// Available is set when the user has a sign-in or an API key for it.
 	Available bool
+	// Models are what the account can use, default first: the provider's
+	// own list when it was fetched (Source SourceService, at FetchedAt), else
+	// the adapter's built-in list (SourceBuiltin).
 	Models    []Model
+	Source    string
+	FetchedAt time.Time
+	// Err is why the last refresh of the list failed, if it did.
+	Err string
 }
 
-// providers lists the providers in picker order with their models. The
-// first model of each is the default. ChatGPT sign-in and the OpenAI API
-// offer the same families.
-var providers = []Provider{
-	{ID: chat.ProviderAnthropic, DisplayName: "Claude", Models: []Model{
-		{"claude-sonnet-4-5", "Claude Sonnet 4.5"},
-		{"claude-opus-4-1", "Claude Opus 4.1"},
-		{"claude-haiku-4-5", "Claude Haiku 4.5"},
-	}},
-	{ID: chat.ProviderOpenAI, DisplayName: "ChatGPT", Models: []Model{
-		{"gpt-5", "GPT-5"},
-		{"gpt-5-codex", "GPT-5 Codex"},
-		{"gpt-5-mini", "GPT-5 mini"},
-	}},
-	{ID: chat.ProviderGemini, DisplayName: "Gemini", Models: []Model{
-		{"gemini-2.5-pro", "Gemini 2.5 Pro"},
-		{"gemini-2.5-flash", "Gemini 2.5 Flash"},
-	}},
+// kit is what the catalog knows of a provider without asking it.
+type kit struct {
+	id, name string
+	builtin  func() []chat.ModelInfo
+	lookup   func(id string) chat.ModelInfo
 }
 
-// DefaultModel returns the default model of provider, or "".
+// kits lists the providers in picker order.
+var kits = []kit{
+	{chat.ProviderAnthropic, "Claude", anthropic.Builtin, anthropic.Lookup},
+	{chat.ProviderOpenAI, "ChatGPT", openai.Builtin, openai.Lookup},
+	{chat.ProviderGemini, "Gemini", gemini.Builtin, gemini.Lookup},
+}
+
+func kitFor(provider string) (kit, bool) {
+	for _, k := range kits {
+		if k.id == provider {
+			return k, true
+		}
+	}
+	return kit{}, false
+}
+
+// DefaultModel returns the first built-in model of provider, or "".
 func DefaultModel(provider string) string {
-	for _, p := range providers {
-		if p.ID == provider {
-			return p.Models[0].ID
+	if k, ok := kitFor(provider); ok {
+		if b := k.builtin(); len(b) > 0 {
+			return b[0].ID
 		}
 	}
 	return ""
@@ -80,15 +86,36 @@ type Catalog struct {
 	creds   Credentialer
 	version string
 	log     *slog.Logger
+	now     func() time.Time
+	// build makes an adapter from credentials (c.adapter; tests replace it).
+	build func(auth.Credentials) (agent.Model, error)
 
-	mu    sync.Mutex
-	cache map[string]cached // by provider
+	// wg counts background refreshes; Close waits for them.
+	wg sync.WaitGroup
+
+	// mu guards everything below.
+	mu         sync.Mutex
+	cache      map[string]cached    // adapters by provider
+	lists      map[string]modelList // model lists by provider
+	refreshing map[string]bool      // providers with a refresh running
+	closed     bool
+	store      Lists
+	changed    func(provider string)
 }
 
 type cached struct {
 	key   string
 	model agent.Model
 }
+
+// Consumer-side views of an adapter.
+type (
+	modelStreamer = agent.Model
+	chatSeq       = iter.Seq2[chat.Event, error]
+	modelLister   interface {
+		Models(ctx context.Context) ([]chat.ModelInfo, error)
+	}
+)
 
 // Option configures a Catalog.
 type Option func(*Catalog)
@@ -99,9 +126,14 @@ func WithVersion(v string) Option { return func(c *Catalog) { c.version = v } }
 // WithLogger sets where adapters log render warnings.
 func WithLogger(l *slog.Logger) Option { return func(c *Catalog) { c.log = l } }
 
+// WithClock sets the clock that dates and ages model lists.
+func WithClock(now func() time.Time) Option { return func(c *Catalog) { c.now = now } }
+
 // New returns a Catalog over creds.
 func New(creds Credentialer, opts ...Option) *Catalog {
-	c := &Catalog{creds: creds, version: "dev", log: slog.Default(), cache: map[string]cached{}}
+	c := &Catalog{creds: creds, version: "dev", log: slog.Default(), now: time.Now,
+		cache: map[string]cached{}, lists: map[string]modelList{}, refreshing: map[string]bool{}}
+	c.build = c.adapter
 	for _, o := range opts {
 		o(c)
 	}
@@ -132,15 +164,9 @@ func (c *Catalog) Model(ctx context.Context, provider string) (agent.Model, erro
 	if err != nil {
 		return nil, err
 	}
-	c.cache[provider] = cached{key: key, model: m}
-	return m, nil
-}
-
-// Info says what is known about model of provider.
-// TODO(issue 10): the live lists; until then every model is unknown and
-// adapters use their built-in tables.
-func (c *Catalog) Info(ctx context.Context, provider, model string) chat.ModelInfo {
-	return chat.ModelInfo{}
+	w := watched{modelStreamer: m, c: c, provider: provider}
+	c.cache[provider] = cached{key: key, model: w}
+	return w, nil
 }
 
 // fingerprint identifies credentials without keeping the secret itself.
@@ -149,7 +175,7 @@ func fingerprint(cr auth.Credentials) string {
 	return fmt.Sprintf("%s|%s|%x|%p|%s|%s|%s", cr.Provider, cr.Method, sum[:8], cr.HTTPClient, cr.AccountID, cr.Project, cr.BaseURL)
 }
 
-func (c *Catalog) build(cr auth.Credentials) (agent.Model, error) {
+func (c *Catalog) adapter(cr auth.Credentials) (agent.Model, error) {
 	apiKey := cr.Method == auth.MethodAPIKey
 	client := cr.HTTPClient
 	if client == nil {
@@ -182,22 +208,33 @@ func (c *Catalog) build(cr auth.Credentials) (agent.Model, error) {
 	return nil, chat.E(chat.ErrInvalid, "unknown provider %q", cr.Provider)
 }
 
-// Providers lists every provider with its models and whether the user has
-// credentials for it.
+// Providers lists every provider with whether the user has credentials for
+// it and the models its account can use. A list that was never fetched for
+// the account, or is older than MaxAge, is refreshed in the background;
+// the change is reported through Attach's function.
 func (c *Catalog) Providers(ctx context.Context) []Provider {
-	have := map[string]bool{}
+	have := map[string]auth.Account{}
 	if accts, err := c.creds.Accounts(ctx); err == nil {
 		for _, a := range accts {
-			have[a.Provider] = true
+			have[a.Provider] = a
 		}
 	} else {
 		c.log.Warn("catalog: list accounts", "err", err)
 	}
-	out := make([]Provider, len(providers))
-	for i, p := range providers {
-		p.Models = append([]Model(nil), p.Models...)
-		p.Available = have[p.ID]
-		out[i] = p
+	out := make([]Provider, 0, len(kits))
+	for _, k := range kits {
+		p := Provider{ID: k.id, DisplayName: k.name}
+		acct, ok := have[k.id]
+		if !ok {
+			p.Models, p.Source = builtinModels(k), SourceBuiltin
+			out = append(out, p)
+			continue
+		}
+		var l modelList
+		p.Available = true
+		p.Models, p.Source, l = c.models(ctx, k, acct)
+		p.FetchedAt, p.Err = l.FetchedAt, l.Err
+		out = append(out, p)
 	}
 	return out
 }

@@ -110,6 +110,8 @@ export const chatApi = {
   setSessionModel: (sessionId: string, provider: string, model: string) =>
     call<Session>(() => App.SetSessionModel(sessionId, provider, model)),
   listModels: () => call<ProviderModels[] | null>(() => App.ListModels()).then((p) => p ?? []),
+  /** Asks the provider for the account's models again; models:changed follows. */
+  refreshModels: (provider: string) => call<void>(() => App.RefreshModels(provider)),
   activeRun: (sessionId: string) => call<string>(() => App.ActiveRun(sessionId)).then((id) => id || ''),
   /** Sends text as a new version of the user message seq; the old one stays on its own branch. */
   editAndResend: (sessionId: string, seq: number, text: string) =>

@@ -18,6 +18,26 @@ export type ErrorKind = (typeof ERROR_KINDS)[number]
 export interface AppError {
   kind: ErrorKind
   message: string
+  /** Set when a provider refused a request: which one (gemini, anthropic, openai). */
+  provider?: string
+  /** What to do about a provider's refusal: entitlement, model_unavailable, rate_limit, quota… */
+  reason?: string
+  /** The provider's own error code (third_party_gate, instructions_not_valid…). */
+  code?: string
+  /** The provider's own message. */
+  detail?: string
+  /** Unix ms when a limit that ended a turn resets. */
+  retryAt?: number
+}
+
+/** The provider fields of an error object, copied when present. */
+function providerFields(o: Record<string, unknown>): Partial<AppError> {
+  const out: Partial<AppError> = {}
+  for (const k of ['provider', 'reason', 'code', 'detail'] as const) {
+    if (typeof o[k] === 'string' && o[k]) out[k] = o[k] as string
+  }
+  if (typeof o.retryAt === 'number' && o.retryAt > 0) out.retryAt = o.retryAt
+  return out
 }
 
 export const FALLBACK_MESSAGE = 'Something went wrong.'
@@ -56,7 +76,8 @@ export function toAppError(err: unknown): AppError {
   }
   if (err && typeof err === 'object') {
     const o = err as {kind?: unknown; message?: unknown; error?: unknown}
-    if (typeof o.message === 'string') return {kind: normalKind(o.kind), message: normalMessage(o.message)}
+    if (typeof o.message === 'string')
+      return {kind: normalKind(o.kind), message: normalMessage(o.message), ...providerFields(err as Record<string, unknown>)}
     if (typeof o.error === 'string') return {kind: normalKind(o.kind), message: normalMessage(o.error)}
     return {kind: normalKind(o.kind), message: FALLBACK_MESSAGE}
   }

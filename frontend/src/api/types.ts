@@ -75,6 +75,8 @@ export interface Message {
   role: Role
   status: MessageStatus | string
   error?: string
+  /** How the turn failed, classified when it happened (replies stored since Maestro keeps it). */
+  failure?: AppError
   parts: Part[]
   /** Unix milliseconds. */
   createdAt: number
@@ -166,6 +168,13 @@ export interface SendResult {
 export interface ModelInfo {
   id: string
   name: string
+  /** Tokens; absent when unknown. */
+  contextWindow?: number
+  maxOutputTokens?: number
+  reasoning?: boolean
+  preview?: boolean
+  /** The provider's message when it refused this model for the account. */
+  unavailable?: string
 }
 
 /** One provider in the model picker. */
@@ -175,6 +184,12 @@ export interface ProviderModels {
   /** Whether Maestro has credentials for it. */
   available: boolean
   models: ModelInfo[]
+  /** "service": the provider's own list for this account; "builtin": Maestro's list (not fetched yet). */
+  source?: 'service' | 'builtin' | string
+  /** Unix ms when the service list was fetched. */
+  fetchedAt?: number
+  /** Why the last refresh of the list failed. */
+  error?: string
 }
 
 export type ApprovalDecision = 'allow_once' | 'always_allow' | 'deny'

@@ -32,6 +32,31 @@ describe('describeRunError', () => {
     expect(describeRunError({message: ''}, now).detail).toBe('The reply stopped because of an error.')
   })
 
+  it('gives each refusal a provider states precisely its own card', () => {
+    const gate = describeRunError(
+      {kind: 'unavailable', message: 'anthropic: entitlement (HTTP 400) third_party_gate: Third-party apps now draw from your extra usage',
+        provider: 'anthropic', reason: 'entitlement', code: 'third_party_gate', detail: 'Third-party apps now draw from your extra usage, not your plan limits.'},
+      now,
+    )
+    expect(gate).toMatchObject({title: "Your Claude plan doesn't cover Maestro", apiKeyFor: 'anthropic', accounts: false,
+      quote: 'Third-party apps now draw from your extra usage, not your plan limits.'})
+    expect(gate.detail).toMatch(/add an Anthropic API key, or turn on extra usage/)
+    expect(describeRunError({message: 'x', provider: 'anthropic', reason: 'entitlement', code: 'extra_usage_exhausted'}, now).title)
+      .toBe('Your Claude extra usage is used up')
+    const model = describeRunError({message: 'x', provider: 'openai', reason: 'model_unavailable', detail: "The 'gpt-5' model is not supported when using Codex with a ChatGPT account."}, now)
+    expect(model).toMatchObject({title: "This model isn't available on your plan", chooseModel: true})
+    expect(model.apiKeyFor).toBeUndefined()
+    for (const code of ['instructions_not_valid', 'system_messages_not_allowed']) {
+      expect(describeRunError({message: 'x', provider: 'openai', reason: 'invalid_request', code}, now))
+        .toMatchObject({title: 'ChatGPT refused the instructions', apiKeyFor: 'openai'})
+    }
+    expect(describeRunError({message: 'x', provider: 'openai', reason: 'forbidden', code: 'originator_rejected'}, now))
+      .toMatchObject({title: 'ChatGPT refused this app', apiKeyFor: 'openai'})
+    // A card keeps the reset time of a limit.
+    expect(describeRunError({message: 'x', provider: 'openai', reason: 'entitlement', retryAt: now + 60 * 60_000}, now).reset)
+      .toMatch(/in 1 h/)
+  })
+
   it('labels waits', () => {
     expect(untilLabel(now + 20_000, now)).toBe('in a moment')
     expect(untilLabel(now + 125 * 60_000, now)).toBe('in 2 h 5 min')

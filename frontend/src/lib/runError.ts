@@ -7,15 +7,82 @@ export interface RunErrorInfo {
   message: string
   /** Unix ms when a rate or usage limit resets. */
   retryAt?: number
+  /** Set when a provider refused the request (see AppError). */
+  provider?: string
+  reason?: string
+  code?: string
+  detail?: string
 }
 
 export interface RunErrorView {
   title: string
   detail: string
+  /** The provider's own words, when the card explains them in Maestro's. */
+  quote?: string
   /** "Resets at 3:45 PM (in 12 min)", when a limit ended the turn. */
   reset?: string
   /** Whether signing in (Accounts) would fix it. */
   accounts: boolean
+  /** Offer this provider's API-key form: its subscription sign-in cannot do this. */
+  apiKeyFor?: string
+  /** Offer the model picker: another model will work. */
+  chooseModel?: boolean
+}
+
+/** How each provider's owner names its API key, with its article. */
+export const API_KEY_NAMES: Record<string, string> = {
+  anthropic: 'an Anthropic API key',
+  openai: 'an OpenAI API key',
+  gemini: 'a Gemini API key',
+}
+
+/**
+ * Cards for the refusals a provider states precisely (docs/providers/): the
+ * provider, the reason (what to do about it) and its code pick the card.
+ */
+function providerCard(e: RunErrorInfo): Omit<RunErrorView, 'reset'> | undefined {
+  const quote = e.detail?.trim() || undefined
+  const sub = e.provider === 'anthropic' ? 'Claude' : e.provider === 'openai' ? 'ChatGPT' : 'Gemini'
+  const key = API_KEY_NAMES[e.provider ?? ''] ?? 'an API key'
+  switch (e.reason) {
+    case 'entitlement':
+      if (e.code === 'extra_usage_exhausted')
+        return {
+          title: 'Your Claude extra usage is used up',
+          detail: `Anthropic bills third-party apps such as Maestro from your plan's extra usage, and none is left. Add ${key}, or add extra usage to your Claude plan.`,
+          quote, accounts: false, apiKeyFor: e.provider,
+        }
+      if (e.provider === 'anthropic')
+        return {
+          title: "Your Claude plan doesn't cover Maestro",
+          detail: `Anthropic now bills third-party apps from your plan's extra usage rather than its limits. To go on, add ${key}, or turn on extra usage for your Claude plan.`,
+          quote, accounts: false, apiKeyFor: e.provider,
+        }
+      return {
+        title: `Your ${sub} plan doesn't include this`,
+        detail: `Your plan does not cover this use. Add ${key}, or change your plan.`,
+        quote, accounts: false, apiKeyFor: e.provider,
+      }
+    case 'model_unavailable':
+      return {
+        title: "This model isn't available on your plan",
+        detail: `${sub} does not serve this model to your account. Choose another model for this chat, then retry.`,
+        quote, accounts: false, chooseModel: true,
+      }
+  }
+  if (e.provider === 'openai' && (e.code === 'instructions_not_valid' || e.code === 'system_messages_not_allowed'))
+    return {
+      title: 'ChatGPT refused the instructions',
+      detail: `The ChatGPT sign-in accepts only the instructions OpenAI's own apps send. Remove this chat's system prompt, or use ${key}.`,
+      quote, accounts: false, apiKeyFor: e.provider,
+    }
+  if (e.provider === 'openai' && e.code === 'originator_rejected')
+    return {
+      title: 'ChatGPT refused this app',
+      detail: `The ChatGPT sign-in is accepted only from OpenAI's own apps right now. Use ${key} instead.`,
+      quote, accounts: false, apiKeyFor: e.provider,
+    }
+  return undefined
 }
 
 // The error agent.Recover stores on a reply whose process died mid-stream.
@@ -46,6 +113,9 @@ export function resetLabel(retryAt: number, now: number): string {
 }
 
 export function describeRunError(e: RunErrorInfo, now: number = Date.now()): RunErrorView {
+  const reset = e.retryAt ? resetLabel(e.retryAt, now) : undefined
+  const card = providerCard(e)
+  if (card) return {...card, reset}
   const message = e.message.trim() || 'The reply stopped because of an error.'
   const accounts = e.kind === 'auth_required' || ACCOUNT_HINT.test(message)
   let title = 'The reply failed'
@@ -58,7 +128,7 @@ export function describeRunError(e: RunErrorInfo, now: number = Date.now()): Run
   return {
     title,
     detail: /[.!?]$/.test(detail) ? detail : `${detail}.`,
-    reset: e.retryAt ? resetLabel(e.retryAt, now) : undefined,
+    reset,
     accounts,
   }
 }

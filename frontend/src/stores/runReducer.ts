@@ -127,7 +127,7 @@ function finished(s: RunsData, e: RunFinishedEvent): RunsData {
   }
   const failures =
     e.error && !e.canceled
-      ? {...s.failures, [sessionId]: {runId: e.runId, kind: e.error.kind, message: e.error.message, retryAt: e.retryAt || undefined}}
+      ? {...s.failures, [sessionId]: {...e.error, runId: e.runId, retryAt: e.retryAt || e.error.retryAt || undefined}}
       : s.failures
   return {
     ...s,

@@ -65,6 +65,10 @@ export interface RunFailure {
   kind: ErrorKind | string
   message: string
   retryAt?: number
+  provider?: string
+  reason?: string
+  code?: string
+  detail?: string
 }
 
 export interface RunsData {

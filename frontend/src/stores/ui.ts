@@ -9,7 +9,16 @@ interface UIState {
   view: View
   /** Bumped to ask the composer to take focus. */
   composerFocus: number
+  /** The provider whose API-key form Accounts should open (an error card asked). */
+  keyFormFor?: string
+  /** Bumped to ask the chat's model picker to open. */
+  pickerRequest: number
   setView: (view: View) => void
+  /** Shows Accounts with provider's API-key form open. */
+  openAPIKeyForm: (provider: string) => void
+  /** Accounts opened the form it was asked for. */
+  keyFormShown: () => void
+  openModelPicker: () => void
   focusComposer: () => void
   /** Copies text to the clipboard; reports failure as a toast. */
   copy: (text: string) => Promise<boolean>
@@ -18,7 +27,11 @@ interface UIState {
 export const useUI = create<UIState>()((set) => ({
   view: 'chat',
   composerFocus: 0,
+  pickerRequest: 0,
   setView: (view) => set({view}),
+  openAPIKeyForm: (provider) => set({view: 'accounts', keyFormFor: provider}),
+  keyFormShown: () => set({keyFormFor: undefined}),
+  openModelPicker: () => set((s) => ({view: 'chat', pickerRequest: s.pickerRequest + 1})),
   focusComposer: () => set((s) => ({composerFocus: s.composerFocus + 1})),
   copy: async (text) => {
     try {

@@ -182,6 +182,7 @@ export function installFakeBackend(opts: FakeOptions = {}) {
       return {...s}
     }),
     ListModels: vi.fn(async () => structuredClone(opts.models ?? DEFAULT_MODELS)),
+    RefreshModels: vi.fn(async () => {}),
     ActiveRun: vi.fn(async (id: string) => state.activeRuns[id] ?? ''),
     KeychainStatus: vi.fn(async () => opts.keychain ?? {available: true, message: 'The system keychain is available.'}),
     Accounts: vi.fn(async () => state.accounts.map((a) => ({...a}))),

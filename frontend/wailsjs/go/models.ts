@@ -253,6 +253,11 @@ export namespace app {
 	export class ErrorDTO {
 	    kind: string;
 	    message: string;
+	    provider?: string;
+	    reason?: string;
+	    code?: string;
+	    detail?: string;
+	    retryAt?: number;
 	
 	    static createFrom(source: any = {}) {
 	        return new ErrorDTO(source);
@@ -262,6 +267,11 @@ export namespace app {
 	        if ('string' === typeof source) source = JSON.parse(source);
 	        this.kind = source["kind"];
 	        this.message = source["message"];
+	        this.provider = source["provider"];
+	        this.reason = source["reason"];
+	        this.code = source["code"];
+	        this.detail = source["detail"];
+	        this.retryAt = source["retryAt"];
 	    }
 	}
 	export class ImportEntryDTO {
@@ -470,6 +480,7 @@ export namespace app {
 	    role: string;
 	    status: string;
 	    error?: string;
+	    failure?: ErrorDTO;
 	    parts: PartDTO[];
 	    createdAt: number;
 	    provider?: string;
@@ -488,6 +499,7 @@ export namespace app {
 	        this.role = source["role"];
 	        this.status = source["status"];
 	        this.error = source["error"];
+	        this.failure = this.convertValues(source["failure"], ErrorDTO);
 	        this.parts = this.convertValues(source["parts"], PartDTO);
 	        this.createdAt = source["createdAt"];
 	        this.provider = source["provider"];
@@ -549,6 +561,11 @@ export namespace app {
 	export class ModelDTO {
 	    id: string;
 	    name: string;
+	    contextWindow?: number;
+	    maxOutputTokens?: number;
+	    reasoning?: boolean;
+	    preview?: boolean;
+	    unavailable?: string;
 	
 	    static createFrom(source: any = {}) {
 	        return new ModelDTO(source);
@@ -558,6 +575,11 @@ export namespace app {
 	        if ('string' === typeof source) source = JSON.parse(source);
 	        this.id = source["id"];
 	        this.name = source["name"];
+	        this.contextWindow = source["contextWindow"];
+	        this.maxOutputTokens = source["maxOutputTokens"];
+	        this.reasoning = source["reasoning"];
+	        this.preview = source["preview"];
+	        this.unavailable = source["unavailable"];
 	    }
 	}
 	
@@ -568,6 +590,9 @@ export namespace app {
 	    displayName: string;
 	    available: boolean;
 	    models: ModelDTO[];
+	    source: string;
+	    fetchedAt?: number;
+	    error?: string;
 	
 	    static createFrom(source: any = {}) {
 	        return new ProviderModelsDTO(source);
@@ -579,6 +604,9 @@ export namespace app {
 	        this.displayName = source["displayName"];
 	        this.available = source["available"];
 	        this.models = this.convertValues(source["models"], ModelDTO);
+	        this.source = source["source"];
+	        this.fetchedAt = source["fetchedAt"];
+	        this.error = source["error"];
 	    }
 	
 		convertValues(a: any, classs: any, asMap: boolean = false): any {

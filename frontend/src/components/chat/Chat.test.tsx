@@ -306,6 +306,72 @@ describe('failed turns', () => {
   })
 })
 
+describe('provider refusals', () => {
+  const gate = {kind: 'unavailable', message: 'anthropic: entitlement (HTTP 400) third_party_gate: Third-party apps now draw from your extra usage',
+    provider: 'anthropic', reason: 'entitlement', code: 'third_party_gate', detail: 'Third-party apps now draw from your extra usage, not your plan limits.'}
+
+  it("Claude's third-party gate says what to do and opens the API-key form", async () => {
+    const {backend, user, runId} = await startRun()
+    const fail: Message = {id: 'm2', seq: 2, role: 'assistant', status: 'failed', runId, error: gate.message, failure: gate, parts: [], createdAt: NOW}
+    await emit(backend, 'message:saved', {runId, sessionId: 's1', message: fail})
+    await emit(backend, 'run:finished', {runId, sessionId: 's1', canceled: false, error: gate})
+    const err = screen.getByTestId('run-error')
+    expect(err).toHaveTextContent("Your Claude plan doesn't cover Maestro")
+    expect(within(err).getByTestId('run-error-quote')).toHaveTextContent('Third-party apps now draw from your extra usage, not your plan limits.')
+    expect(err).not.toHaveTextContent('[object Object]')
+    await user.click(within(err).getByTestId('run-error-apikey'))
+    expect(screen.getByTestId('accounts-page')).toBeInTheDocument()
+    expect(await screen.findByTestId('apikey-input-anthropic')).toBeInTheDocument()
+  })
+
+  it('a stored refusal reads the same after a restart', async () => {
+    const history: Message[] = [
+      message('m1', 1, 'user', 'Hello'),
+      {id: 'm2', seq: 2, role: 'assistant', status: 'failed', error: gate.message, failure: gate, parts: [], createdAt: NOW},
+    ]
+    await renderApp({sessions: [s1], messages: {s1: history}})
+    const err = await screen.findByTestId('run-error')
+    expect(err).toHaveTextContent("Your Claude plan doesn't cover Maestro")
+    expect(within(err).getByTestId('run-error-apikey')).toHaveTextContent('Add an Anthropic API key')
+  })
+
+  it('a model the plan does not serve offers the picker, which marks it', async () => {
+    const refused = "The 'gpt-5' model is not supported when using Codex with a ChatGPT account."
+    const models = [
+      {provider: 'openai', displayName: 'ChatGPT', available: true, source: 'service', fetchedAt: Date.now() - 5 * 60_000,
+        models: [{id: 'gpt-5.5', name: 'GPT-5.5', contextWindow: 400_000}, {id: 'gpt-5', name: 'GPT-5', unavailable: refused}]},
+    ]
+    const s2 = {...session('s2', 'Code review', 5), provider: 'openai', model: 'gpt-5'}
+    const failure = {kind: 'not_found', message: 'openai: model_unavailable (HTTP 400): ' + refused, provider: 'openai', reason: 'model_unavailable', detail: refused}
+    const history: Message[] = [
+      message('m1', 1, 'user', 'Hello'),
+      {id: 'm2', seq: 2, role: 'assistant', status: 'failed', error: failure.message, failure, parts: [], createdAt: NOW},
+    ]
+    const {backend, user} = await renderApp({sessions: [s2], messages: {s2: history}, models})
+    const err = await screen.findByTestId('run-error')
+    expect(err).toHaveTextContent("This model isn't available on your plan")
+    await user.click(within(err).getByTestId('run-error-choose-model'))
+    const menu = await screen.findByTestId('model-menu')
+    expect(within(menu).getByTestId('model-option-openai-gpt-5')).toBeDisabled()
+    expect(within(menu).getByTestId('model-refused-openai-gpt-5')).toHaveTextContent('Not on your plan')
+    expect(within(menu).getByTestId('model-option-openai-gpt-5')).toHaveAttribute('title', refused)
+    expect(within(menu).getByTestId('model-option-openai-gpt-5.5')).toHaveTextContent('400K')
+    expect(within(menu).getByTestId('models-source-openai')).toHaveTextContent("Your account's models · updated 5m ago")
+    await user.click(within(menu).getByTestId('models-refresh-openai'))
+    expect(backend.App.RefreshModels).toHaveBeenCalledWith('openai')
+  })
+
+  it("the chat's model, no longer listed, shows why it cannot be used", async () => {
+    const models = [{provider: 'openai', displayName: 'ChatGPT', available: true, source: 'service', models: [{id: 'gpt-5.5', name: 'GPT-5.5'}]}]
+    const s3 = {...session('s3', 'Old chat', 5), provider: 'openai', model: 'gpt-5-codex'}
+    const {user} = await renderApp({sessions: [s3], models})
+    await user.click(screen.getByTestId('model-picker'))
+    const old = screen.getByTestId('model-option-openai-gpt-5-codex')
+    expect(old).toBeDisabled()
+    expect(old).toHaveAttribute('title', 'ChatGPT does not list this model for your account.')
+  })
+})
+
 describe('model picker', () => {
   it('lists providers, disables those without credentials and switches the model', async () => {
     const {backend, user} = await renderApp({sessions: [s1]})

@@ -76,7 +76,7 @@ export const MessageRow = memo(function MessageRow(props: Props) {
   const {message, sessionId, results, activeRunId, error, onRetry, follows, continues, copyText} = props
   const text = messageText(message)
   const cls = `message message-assistant${follows ? ' follows' : ''}`
-  const failure = message.status === 'failed' ? (error ?? {message: message.error ?? ''}) : undefined
+  const failure = message.status === 'failed' ? (error ?? message.failure ?? {message: message.error ?? ''}) : undefined
 
   if (isBareFailure(message)) {
     return (

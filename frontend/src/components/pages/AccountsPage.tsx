@@ -1,8 +1,9 @@
-import {useEffect, useId, useState, type FormEvent} from 'react'
+import {useEffect, useId, useRef, useState, type FormEvent} from 'react'
 import {CircleAlert, ExternalLink, Eye, EyeOff, Info, KeyRound, LoaderCircle, X} from 'lucide-react'
 import type {Account, ProviderId} from '../../api/types'
 import {type PendingLogin, PROVIDER_NAMES, useAccounts} from '../../stores/accounts'
 import {CopyButton} from '../CopyButton'
+import {useUI} from '../../stores/ui'
 import {Page} from './Page'
 
 interface Provider {
@@ -266,6 +267,16 @@ function ProviderCard({p}: {p: Provider}) {
   const error = useAccounts((s) => s.errors[p.id])
   const {signIn, cancelSignIn, signOut, removeKey} = useAccounts.getState()
   const [keyForm, setKeyForm] = useState(false)
+  const asked = useUI((s) => s.keyFormFor === p.id)
+  const cardRef = useRef<HTMLElement>(null)
+
+  // An error card sent the user here for this provider's API key.
+  useEffect(() => {
+    if (!asked) return
+    setKeyForm(true)
+    useUI.getState().keyFormShown()
+    cardRef.current?.scrollIntoView({block: 'center'})
+  }, [asked])
 
   const signedOut = !account && !login
   let actions
@@ -325,6 +336,7 @@ function ProviderCard({p}: {p: Provider}) {
 
   return (
     <article
+      ref={cardRef}
       className="card provider-card"
       data-testid={`account-${p.id}`}
       data-state={login ? 'waiting' : account ? account.method : 'signed-out'}
@@ -357,7 +369,7 @@ function ProviderCard({p}: {p: Provider}) {
             <span>{p.note}</span>
           </p>
         )}
-        {(signedOut || (account?.method === 'apikey' && !login)) &&
+        {!login &&
           (keyForm ? (
             <APIKeyForm p={p} onDone={() => setKeyForm(false)} />
           ) : (

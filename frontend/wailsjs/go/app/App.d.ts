@@ -58,6 +58,8 @@ export function PickFolder():Promise<string>;
 
 export function PickImportFile():Promise<string>;
 
+export function RefreshModels(arg1:string):Promise<void>;
+
 export function RemoveAPIKey(arg1:string):Promise<void>;
 
 export function RenameSession(arg1:string,arg2:string):Promise<app.SessionDTO>;

@@ -114,6 +114,10 @@ export function PickImportFile() {
   return window['go']['app']['App']['PickImportFile']();
 }
 
+export function RefreshModels(arg1) {
+  return window['go']['app']['App']['RefreshModels'](arg1);
+}
+
 export function RemoveAPIKey(arg1) {
   return window['go']['app']['App']['RemoveAPIKey'](arg1);
 }
