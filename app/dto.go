@@ -93,14 +93,14 @@ type PartDTO struct {
 
 // MessageDTO is a message as the chat pane shows it.
 type MessageDTO struct {
-	ID        string    `json:"id"`
-	Seq       uint64    `json:"seq"`
-	Role      string    `json:"role"`
-	Status    string    `json:"status"`
-	Error     string    `json:"error,omitempty"`
+	ID     string `json:"id"`
+	Seq    uint64 `json:"seq"`
+	Role   string `json:"role"`
+	Status string `json:"status"`
+	Error  string `json:"error,omitempty"`
 	// Failure classifies Error (set on failed replies stored since
 	// Maestro kept it), so the card reads as it did when the turn failed.
-	Failure *ErrorDTO `json:"failure,omitempty"`
+	Failure   *ErrorDTO `json:"failure,omitempty"`
 	Parts     []PartDTO `json:"parts"`
 	CreatedAt int64     `json:"createdAt"`
 	Provider  string    `json:"provider,omitempty"`

@@ -2,11 +2,11 @@ package catalog
 
 import (
 	"context"
-	"slices"
 	"crypto/sha256"
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"slices"
 	"time"
 
 	"maestro/backend/auth"
