@@ -2,6 +2,7 @@ package app
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"os"
@@ -197,9 +198,24 @@ func TestShutdownWaitsThenCloses(t *testing.T) {
 	}
 }
 
+// formatted decodes what FormatError hands Wails: JSON text, since the
+// runtime wraps it in new Error(…), which keeps only a string whole.
+func formatted(t *testing.T, err error) *ErrorDTO {
+	t.Helper()
+	s, ok := FormatError(err).(string)
+	if !ok {
+		t.Fatalf("FormatError returned %T, want a string the Wails runtime keeps whole", FormatError(err))
+	}
+	var dto ErrorDTO
+	if jerr := json.Unmarshal([]byte(s), &dto); jerr != nil {
+		t.Fatalf("FormatError = %q: %v", s, jerr)
+	}
+	return &dto
+}
+
 func TestFormatError(t *testing.T) {
 	t.Parallel()
-	got := FormatError(errors.Join(errors.New("store: session x"), chat.ErrNotFound)).(*ErrorDTO)
+	got := formatted(t, errors.Join(errors.New("store: session x"), chat.ErrNotFound))
 	if got.Kind != chat.KindNotFound || !strings.Contains(got.Message, "session x") {
 		t.Errorf("FormatError = %+v", got)
 	}
@@ -209,7 +225,7 @@ func TestFormatError(t *testing.T) {
 	// A provider's refusal carries what the UI needs to pick its card.
 	gate := &providers.HTTPError{Provider: chat.ProviderAnthropic, Status: 400, Kind: providers.KindEntitlement,
 		Code: "third_party_gate", Message: "Third-party apps now draw from your extra usage"}
-	got = FormatError(fmt.Errorf("agent: step 1: %w", gate)).(*ErrorDTO)
+	got = formatted(t, fmt.Errorf("agent: step 1: %w", gate))
 	want := ErrorDTO{Kind: chat.KindUnavailable, Message: got.Message, Provider: chat.ProviderAnthropic, Reason: "entitlement",
 		Code: "third_party_gate", Detail: "Third-party apps now draw from your extra usage"}
 	if *got != want {

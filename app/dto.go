@@ -1,6 +1,7 @@
 package app
 
 import (
+	"encoding/json"
 	"strings"
 	"time"
 
@@ -35,12 +36,20 @@ func failureDTO(m chat.Message) *ErrorDTO {
 		Detail: f.Detail, RetryAt: millis(f.RetryAt)}
 }
 
-// FormatError is the ErrorFormatter given to Wails.
+// FormatError is the ErrorFormatter given to Wails. It returns the
+// ErrorDTO as JSON text: the Wails v2.15 runtime rejects a bound call's
+// promise with new Error(value), which turns an object into the message
+// "[object Object]" but keeps a string whole. The frontend decodes the
+// Error's message back into {kind, message, …} (frontend/src/api/errors.ts).
 func FormatError(err error) any {
 	if err == nil {
 		return nil
 	}
-	return errorDTO(err)
+	b, jerr := json.Marshal(errorDTO(err))
+	if jerr != nil { // unreachable: ErrorDTO has only strings and numbers
+		return err.Error()
+	}
+	return string(b)
 }
 
 func errorDTO(err error) *ErrorDTO {

@@ -167,6 +167,16 @@ export async function waitForReply(page: Page, text: string, timeout = 30_000) {
   }, {timeout}).toContain(text)
 }
 
+/**
+ * Text the user reads must be the real message: never a serialised object,
+ * "undefined", or a raw Go error. Fails the test with the text otherwise.
+ */
+export function expectReadable(text: string | null | undefined) {
+  const t = text ?? ''
+  expect(t.trim(), 'visible error text').not.toBe('')
+  for (const bad of ['[object Object]', 'undefined', 'exec:', '%!']) expect(t, `visible text holds "${bad}"`).not.toContain(bad)
+}
+
 /** The bodies of the model requests the fake recorded (those with a conversation). */
 export async function bodies(fakes: Fakes, p: FakeProvider): Promise<Json[]> {
   const reqs = ((await fakes.script(p).requests()) ?? []) as {body?: Json}[]

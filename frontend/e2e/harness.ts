@@ -259,7 +259,12 @@ export interface FakeScript {
   push(...replies: unknown[]): Promise<void>
   /** The requests the fake has recorded. */
   requests(): Promise<unknown[]>
+  /** Resets the script, the log and the served models. */
   reset(): Promise<void>
+  /** Sets the models the fake serves and lists (null: its defaults). */
+  models(ids: string[] | null): Promise<void>
+  /** Posts JSON to one of the fake's own control endpoints (path under /_fake/<provider>/). */
+  post(path: string, body: unknown): Promise<void>
 }
 
 export interface Fakes {
@@ -324,6 +329,12 @@ export async function startFakes(name = 'fakes'): Promise<Fakes> {
         },
         async reset() {
           await control(root + 'reset', {method: 'POST'})
+        },
+        async models(ids) {
+          await control(root + 'models', {method: 'POST', headers: {'content-type': 'application/json'}, body: JSON.stringify(ids)})
+        },
+        async post(path, body) {
+          await control(root + path, {method: 'POST', headers: {'content-type': 'application/json'}, body: JSON.stringify(body)})
         },
       }
     },

@@ -21,6 +21,15 @@ describe('toAppError', () => {
     })
   })
 
+  it('reads the Error the Wails runtime rejects with: new Error(FormatError JSON)', () => {
+    const dto = {kind: 'unavailable', message: 'anthropic: entitlement (HTTP 400)', provider: 'anthropic', reason: 'entitlement',
+      code: 'third_party_gate', detail: 'Third-party apps now draw from your extra usage'}
+    expect(toAppError(new Error(JSON.stringify(dto)))).toEqual(dto)
+    expect(toAppError(new Error(JSON.stringify({kind: 'invalid', message: 'a connector named "x" already exists'})))).toEqual({
+      kind: 'invalid', message: 'a connector named "x" already exists',
+    })
+  })
+
   it('reads a plain string and a JSON-encoded ErrorDTO', () => {
     expect(toAppError('  disk full ')).toEqual({kind: 'internal', message: 'disk full'})
     expect(toAppError('{"kind":"conflict","message":"data file is locked"}')).toEqual({

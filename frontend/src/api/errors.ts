@@ -1,7 +1,8 @@
-// Every failure from the Go side reaches the UI as an AppError. Wails rejects
-// a bound call's promise with whatever app.FormatError returned (an object
-// {kind, message}); a missing binding throws a TypeError; some paths reject
-// with a plain or JSON-encoded string. toAppError accepts them all.
+// Every failure from the Go side reaches the UI as an AppError. app.FormatError
+// returns the Go ErrorDTO as JSON text, and the Wails runtime rejects a bound
+// call's promise with new Error(that text) (an object would become "[object
+// Object]"); a missing binding throws a TypeError; some paths reject with a
+// plain string or an object. toAppError accepts them all.
 
 export const ERROR_KINDS = [
   'not_found',
@@ -71,6 +72,7 @@ function fromString(s: string): AppError {
 export function toAppError(err: unknown): AppError {
   if (typeof err === 'string') return fromString(err)
   if (err instanceof Error) {
+    if (err.message.trim().startsWith('{')) return fromString(err.message)
     const kind = 'kind' in err ? normalKind((err as {kind: unknown}).kind) : 'internal'
     return {kind, message: normalMessage(err.message || err.name)}
   }

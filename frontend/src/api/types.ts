@@ -69,6 +69,9 @@ export interface Part extends Partial<ToolResult> {
   mimeType?: string
 }
 
+/** A failed turn's classification as stored: an AppError whose kind may also be "interrupted". */
+export type StoredFailure = Omit<AppError, 'kind'> & {kind: AppError['kind'] | 'interrupted' | string}
+
 export interface Message {
   id: string
   seq: number
@@ -76,7 +79,7 @@ export interface Message {
   status: MessageStatus | string
   error?: string
   /** How the turn failed, classified when it happened (replies stored since Maestro keeps it). */
-  failure?: AppError
+  failure?: StoredFailure
   parts: Part[]
   /** Unix milliseconds. */
   createdAt: number
