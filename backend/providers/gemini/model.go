@@ -26,13 +26,12 @@ const (
 
 // Model streams Gemini responses. Build it with New.
 type Model struct {
-	client    *http.Client
-	baseURL   string
-	apiKey    string
-	project   string
-	version   string
-	camelOnly bool
-	log       *slog.Logger
+	client  *http.Client
+	baseURL string
+	apiKey  string
+	project string
+	version string
+	log     *slog.Logger
 }
 
 // Option configures a Model.
@@ -79,20 +78,6 @@ func WithVersion(v string) Option {
 	return func(m *Model) { m.version = v }
 }
 
-// WithCamelCaseToolsOnly sends function declarations only under
-// "functionDeclarations", which is what gemini-cli sends and what both the
-// Code Assist and the public API accept. By default they are sent under
-// both "functionDeclarations" and "function_declarations", as the project
-// asked. That is risky against the real service: ProtoJSON parsers either
-// reject a field given under both its names (what the conformance suite
-// recommends) or, in protobuf C++'s legacy mode, merge the two, which for a
-// repeated field means every declaration twice and Gemini's 400 "Duplicate
-// function declaration found". Prefer this option until a real request
-// with both spellings has been seen to succeed.
-func WithCamelCaseToolsOnly() Option {
-	return func(m *Model) { m.camelOnly = true }
-}
-
 // WithLogger receives render warnings (history that had to be repaired).
 func WithLogger(l *slog.Logger) Option {
 	return func(m *Model) { m.log = l }
@@ -112,20 +97,16 @@ func (m *Model) userAgent() string {
 }
 
 // body renders req for this Model's mode: the Code Assist envelope with its
-// project, or the bare request for the public API (which has no session_id
-// field and would reject it).
+// project and the model's Code Assist name, or the bare request for the
+// public API (which has no session_id field and would reject it).
 func (m *Model) body(req chat.Request) (any, []string) {
 	env, warns := toRequest(req)
-	if m.camelOnly {
-		for i := range env.Request.Tools {
-			env.Request.Tools[i].FunctionDeclarationsSnake = nil
-		}
-	}
 	if m.apiKey != "" {
 		env.Request.SessionID = ""
 		return env.Request, warns
 	}
 	env.Project = m.project
+	env.Model = wireModel(env.Model, true)
 	return env, warns
 }
 
@@ -183,7 +164,7 @@ func (m *Model) Stream(ctx context.Context, req chat.Request) (iter.Seq2[chat.Ev
 	if resp.StatusCode/100 != 2 {
 		defer resp.Body.Close()
 		eb, _ := io.ReadAll(io.LimitReader(resp.Body, maxErrorBody))
-		return nil, classify(resp.StatusCode, resp.Header, eb)
+		return nil, classifyModelCall(resp.StatusCode, resp.Header, eb)
 	}
 	return m.events(ctx, resp.Body), nil
 }
