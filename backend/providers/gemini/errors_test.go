@@ -19,7 +19,7 @@ func TestClassify(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	// The body from googleQuotaErrors.test.ts (providers.md A11).
+	// The body from gemini-cli's googleQuotaErrors.test.ts (docs/providers/gemini.md §Errors).
 	rateLimit := `{"error":{"code":429,"message":"You have exhausted your capacity on this model.","status":"RESOURCE_EXHAUSTED","details":[{"@type":"type.googleapis.com/google.rpc.ErrorInfo","reason":"RATE_LIMIT_EXCEEDED","domain":"cloudcode-pa.googleapis.com","metadata":{"uiMessage":"true","model":"gemini-2.5-pro","quotaResetDelay":"539.477544ms","quotaResetTimeStamp":"2025-10-20T19:14:08Z"}},{"@type":"type.googleapis.com/google.rpc.RetryInfo","retryDelay":"0.539477544s"}]}}`
 	tests := []struct {
 		name       string
