@@ -144,22 +144,12 @@ func (m *Model) Stream(ctx context.Context, req chat.Request) (iter.Seq2[chat.Ev
 	if err != nil {
 		return nil, fmt.Errorf("gemini: encode request: %w", err)
 	}
-	hr, err := http.NewRequestWithContext(ctx, http.MethodPost, m.endpoint(model), bytes.NewReader(b))
+	resp, err := m.send(ctx, http.MethodPost, m.endpoint(model), b)
 	if err != nil {
-		return nil, fmt.Errorf("gemini: build request: %w", err)
-	}
-	hr.Header.Set("Content-Type", "application/json")
-	hr.Header.Set("User-Agent", m.userAgent())
-	if m.apiKey != "" {
-		hr.Header.Set("x-goog-api-key", m.apiKey)
-	}
-	resp, err := m.client.Do(hr)
-	if err != nil {
-		if ctx.Err() != nil {
-			return nil, fmt.Errorf("gemini: send request: %w", ctx.Err())
+		if _, ok := providers.AsHTTPError(err); ok {
+			return nil, err
 		}
-		return nil, &providers.HTTPError{Provider: chat.ProviderGemini, Kind: providers.KindServer,
-			Message: "send request", Err: err}
+		return nil, fmt.Errorf("gemini: send request: %w", err)
 	}
 	if resp.StatusCode/100 != 2 {
 		defer resp.Body.Close()
@@ -167,6 +157,36 @@ func (m *Model) Stream(ctx context.Context, req chat.Request) (iter.Seq2[chat.Ev
 		return nil, classifyModelCall(resp.StatusCode, resp.Header, eb)
 	}
 	return m.events(ctx, resp.Body), nil
+}
+
+// send issues one request with this Model's headers (JSON body when body
+// is not nil). A transport failure is a KindServer *providers.HTTPError; a
+// cancelled context is returned as the context's error.
+func (m *Model) send(ctx context.Context, method, target string, body []byte) (*http.Response, error) {
+	var rd io.Reader
+	if body != nil {
+		rd = bytes.NewReader(body)
+	}
+	hr, err := http.NewRequestWithContext(ctx, method, target, rd)
+	if err != nil {
+		return nil, fmt.Errorf("build request: %w", err)
+	}
+	if body != nil {
+		hr.Header.Set("Content-Type", "application/json")
+	}
+	hr.Header.Set("User-Agent", m.userAgent())
+	if m.apiKey != "" {
+		hr.Header.Set("x-goog-api-key", m.apiKey)
+	}
+	resp, err := m.client.Do(hr)
+	if err != nil {
+		if ctx.Err() != nil {
+			return nil, ctx.Err()
+		}
+		return nil, &providers.HTTPError{Provider: chat.ProviderGemini, Kind: providers.KindServer,
+			Message: "send request", Err: err}
+	}
+	return resp, nil
 }
 
 // events wraps the parser: it closes the body when the range ends and

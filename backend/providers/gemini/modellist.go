@@ -1,7 +1,6 @@
 package gemini
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -135,27 +134,9 @@ func (m *Model) previewAccess(ctx context.Context) (bool, error) {
 // call sends one JSON request and decodes the answer into out; a non-2xx
 // answer is classified as Stream's are.
 func (m *Model) call(ctx context.Context, method, target string, body []byte, out any) error {
-	var rd io.Reader
-	if body != nil {
-		rd = bytes.NewReader(body)
-	}
-	hr, err := http.NewRequestWithContext(ctx, method, target, rd)
+	resp, err := m.send(ctx, method, target, body)
 	if err != nil {
-		return fmt.Errorf("build request: %w", err)
-	}
-	if body != nil {
-		hr.Header.Set("Content-Type", "application/json")
-	}
-	hr.Header.Set("User-Agent", m.userAgent())
-	if m.apiKey != "" {
-		hr.Header.Set("x-goog-api-key", m.apiKey)
-	}
-	resp, err := m.client.Do(hr)
-	if err != nil {
-		if ctx.Err() != nil {
-			return ctx.Err()
-		}
-		return &providers.HTTPError{Provider: chat.ProviderGemini, Kind: providers.KindServer, Message: "send request", Err: err}
+		return err
 	}
 	defer resp.Body.Close()
 	b, err := io.ReadAll(io.LimitReader(resp.Body, maxListBody))
