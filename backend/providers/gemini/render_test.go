@@ -270,6 +270,33 @@ func TestRenderGolden(t *testing.T) {
 	}
 }
 
+// TestRenderInvariants: whatever the history, no two consecutive contents
+// share a role, no part is a thought, no audio or video sits beside a
+// function response, and tools are declared under one spelling.
+func TestRenderInvariants(t *testing.T) {
+	t.Parallel()
+	for _, tc := range renderCases() {
+		env, _ := toRequest(tc.req)
+		cs := env.Request.Contents
+		for i, c := range cs {
+			if i > 0 && cs[i-1].Role == c.Role {
+				t.Errorf("%s: contents %d and %d are both %s", tc.name, i-1, i, c.Role)
+			}
+			for _, p := range c.Parts {
+				if p.Thought {
+					t.Errorf("%s: content %d replays a thought part", tc.name, i)
+				}
+				if hasResponse(c) && p.InlineData != nil && audioOrVideo(p.InlineData.MIMEType) {
+					t.Errorf("%s: content %d has %s beside a function response", tc.name, i, p.InlineData.MIMEType)
+				}
+			}
+		}
+		if b, _ := json.Marshal(env); bytes.Contains(b, []byte("function_declarations")) {
+			t.Errorf("%s: body has function_declarations", tc.name)
+		}
+	}
+}
+
 // TestRenderIsPure: rendering twice gives the same bytes and leaves the
 // request untouched.
 func TestRenderIsPure(t *testing.T) {
