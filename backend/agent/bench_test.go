@@ -115,7 +115,7 @@ func BenchmarkStep(b *testing.B) {
 		g := geminifake.New()
 		srv := httptest.NewServer(g)
 		defer srv.Close()
-		m := gemini.New(gemini.WithBaseURL(srv.URL), gemini.WithAPIKey("k"), gemini.WithCamelCaseToolsOnly())
+		m := gemini.New(gemini.WithBaseURL(srv.URL), gemini.WithAPIKey("k"))
 		benchStep(b, chat.ProviderGemini, modelNames[chat.ProviderGemini], m, func() {
 			g.Script.Reset()
 			g.Script.Push(fake.Reply{Text: "Let me look.", ToolCalls: []fake.ToolCall{call("srv__echo", `{"x":1}`)}}, fake.Reply{Text: "Done."})

@@ -55,7 +55,7 @@ func startFakes(t *testing.T) map[string]*providerFake {
 	gs := httptest.NewServer(g)
 	t.Cleanup(gs.Close)
 	fakes[chat.ProviderGemini] = &providerFake{script: g.Script,
-		model: gemini.New(gemini.WithBaseURL(gs.URL), gemini.WithAPIKey("test-key"), gemini.WithCamelCaseToolsOnly())}
+		model: gemini.New(gemini.WithBaseURL(gs.URL), gemini.WithAPIKey("test-key"))}
 	a := anthropicfake.New()
 	as := httptest.NewServer(a)
 	t.Cleanup(as.Close)

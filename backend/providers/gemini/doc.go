@@ -14,8 +14,19 @@
 //
 // toRequest renders canonical history (chat.Request) into the wire request as
 // a pure function; parseStream turns the SSE body into chat events; classify
-// turns Google error bodies into *providers.HTTPError. The wire contract is
-// the shared wire reference providers.md §A (A4, A6–A8, A10–A11).
+// turns Google error bodies into *providers.HTTPError; Models, Builtin and
+// Lookup say which models there are. The wire contract, with its sources, is
+// docs/providers/gemini.md.
+//
+// History follows gemini-cli (google-gemini/gemini-cli
+// packages/core/src/core/geminiChat.ts): tools under functionDeclarations
+// only; roles alternate, with a user message after an unanswered
+// function-response turn preceded by gemini-cli's placeholder model turn
+// "[The previous response was interrupted before it completed.]"
+// (closeUnansweredToolResponseTurn, commit 56f9688b30) and any other
+// same-role neighbours coalesced (coalesceConsecutiveRoles); thought parts
+// never replayed; audio and video from tool results moved to a user turn of
+// their own after a model acknowledgement (extractBinaryInjections).
 //
 // Concurrency: a *Model is immutable after New and safe for concurrent use;
 // each Stream call owns its HTTP response. The sequence Stream returns must

@@ -10,14 +10,13 @@ import (
 // encodeBody returns the request body Stream sends for body, as rendered by
 // Model.body: byte for byte what json.Marshal(body) returns, error included.
 //
-// json.Marshal re-validates and compacts every json.RawMessage, and the
-// declarations are sent under two keys, so with many tools it spent most
-// of a request scanning schemas the registry had already compacted, twice
-// (BenchmarkRender1000Tools). Here the envelope and the tools are written
-// by hand: a schema that providers.IsCompactJSON finds already in its encoded form is
-// copied as it is, and a declaration list sent under both keys is encoded
-// once. Everything else (contents, system instruction, generation config)
-// still goes through encoding/json.
+// json.Marshal re-validates and compacts every json.RawMessage, so with
+// many tools it spent most of a request scanning schemas the registry had
+// already compacted (BenchmarkRender1000Tools). Here the envelope and the
+// tools are written by hand: a schema that providers.IsCompactJSON finds
+// already in its encoded form is copied as it is. Everything else
+// (contents, system instruction, generation config) still goes through
+// encoding/json.
 func encodeBody(body any) ([]byte, error) {
 	e := newEncoder()
 	var err error
@@ -62,10 +61,8 @@ func (e *encoder) grow(gr *generateRequest) {
 	}
 	n := 4096
 	for _, t := range gr.Tools {
-		for _, decls := range [][]functionDeclaration{t.FunctionDeclarations, t.FunctionDeclarationsSnake} {
-			for _, d := range decls {
-				n += len(d.Name) + len(d.Description) + len(d.ParametersJSONSchema) + 64
-			}
+		for _, d := range t.FunctionDeclarations {
+			n += len(d.Name) + len(d.Description) + len(d.ParametersJSONSchema) + 64
 		}
 	}
 	e.buf.Grow(n)
@@ -103,36 +100,43 @@ func (e *encoder) envelope(env *envelope) error {
 	return nil
 }
 
+// request writes gr with its fields in struct order: the stable ones
+// first, the contents last (see wire.go).
 func (e *encoder) request(gr *generateRequest) error {
 	if gr == nil {
 		e.buf.WriteString("null")
 		return nil
 	}
-	e.buf.WriteString(`{"contents":`)
-	if err := e.value(gr.Contents); err != nil {
-		return err
-	}
+	e.buf.WriteByte('{')
 	if gr.SystemInstruction != nil {
-		e.buf.WriteString(`,"systemInstruction":`)
+		e.buf.WriteString(`"systemInstruction":`)
 		if err := e.value(gr.SystemInstruction); err != nil {
 			return err
 		}
+		e.buf.WriteByte(',')
 	}
 	if len(gr.Tools) > 0 {
-		e.buf.WriteString(`,"tools":`)
+		e.buf.WriteString(`"tools":`)
 		if err := e.tools(gr.Tools); err != nil {
 			return err
 		}
+		e.buf.WriteByte(',')
 	}
 	if gr.GenerationConfig != nil {
-		e.buf.WriteString(`,"generationConfig":`)
+		e.buf.WriteString(`"generationConfig":`)
 		if err := e.value(gr.GenerationConfig); err != nil {
 			return err
 		}
+		e.buf.WriteByte(',')
 	}
 	if gr.SessionID != "" {
-		e.buf.WriteString(`,"session_id":`)
+		e.buf.WriteString(`"session_id":`)
 		e.string(gr.SessionID)
+		e.buf.WriteByte(',')
+	}
+	e.buf.WriteString(`"contents":`)
+	if err := e.value(gr.Contents); err != nil {
+		return err
 	}
 	e.buf.WriteByte('}')
 	return nil
@@ -145,24 +149,9 @@ func (e *encoder) tools(tools []tool) error {
 			e.buf.WriteByte(',')
 		}
 		e.buf.WriteByte('{')
-		var camel []byte // the camelCase list as encoded, for reuse
 		if len(t.FunctionDeclarations) > 0 {
 			e.buf.WriteString(`"functionDeclarations":`)
-			start := e.buf.Len()
 			if err := e.declarations(t.FunctionDeclarations); err != nil {
-				return err
-			}
-			camel = e.buf.Bytes()[start:]
-		}
-		if snake := t.FunctionDeclarationsSnake; len(snake) > 0 {
-			if camel != nil {
-				e.buf.WriteByte(',')
-			}
-			e.buf.WriteString(`"function_declarations":`)
-			if sameSlice(snake, t.FunctionDeclarations) {
-				// Should Write regrow buf, camel still holds the old array.
-				e.buf.Write(camel)
-			} else if err := e.declarations(snake); err != nil {
 				return err
 			}
 		}
@@ -170,12 +159,6 @@ func (e *encoder) tools(tools []tool) error {
 	}
 	e.buf.WriteByte(']')
 	return nil
-}
-
-// sameSlice reports whether a and b are the same non-empty slice, as
-// toRequest makes the two spellings of the declarations.
-func sameSlice(a, b []functionDeclaration) bool {
-	return len(a) == len(b) && len(a) > 0 && &a[0] == &b[0]
 }
 
 func (e *encoder) declarations(decls []functionDeclaration) error {

@@ -58,8 +58,7 @@ func TestEncodeBody(t *testing.T) {
 	modes := [][]Option{
 		{WithProject("proj-1")},
 		{WithAPIKey("k")},
-		{WithProject(awkward), WithCamelCaseToolsOnly()},
-		{WithAPIKey("k"), WithCamelCaseToolsOnly()},
+		{WithProject(awkward)},
 	}
 	for _, req := range reqs {
 		for _, opts := range modes {
@@ -74,15 +73,16 @@ func TestEncodeBodyShapes(t *testing.T) {
 	t.Parallel()
 	a := []functionDeclaration{{Name: "a", ParametersJSONSchema: raw(`{"type":"object"}`)}}
 	b := []functionDeclaration{{Name: "b", ParametersJSONSchema: raw(`{ }`)}}
+	budget := 0
 	for _, body := range []any{
 		(*envelope)(nil),
 		(*generateRequest)(nil),
 		&envelope{},
 		&generateRequest{},
 		&generateRequest{Contents: []content{}, Tools: []tool{}},
-		&generateRequest{Tools: []tool{{}, {FunctionDeclarations: a}, {FunctionDeclarationsSnake: a}}},
-		&generateRequest{Tools: []tool{{FunctionDeclarations: a, FunctionDeclarationsSnake: b}}},
-		&generateRequest{Tools: []tool{{FunctionDeclarations: append(a, b...), FunctionDeclarationsSnake: a}}},
+		&generateRequest{Tools: []tool{{}, {FunctionDeclarations: a}, {FunctionDeclarations: b}}},
+		&generateRequest{SessionID: "s", GenerationConfig: &generationConfig{ThinkingConfig: &thinkingConfig{ThinkingBudget: &budget}}},
+		&generateRequest{GenerationConfig: &generationConfig{ThinkingConfig: &thinkingConfig{ThinkingLevel: levelHigh}}},
 		"not a body",
 	} {
 		checkEncodeBody(t, body)

@@ -12,7 +12,8 @@ import (
 	"maestro/backend/providers"
 )
 
-// Google error detail types and ErrorInfo reasons (providers.md A11).
+// Google error detail types and ErrorInfo reasons (docs/providers/gemini.md
+// §Errors).
 const (
 	typeErrorInfo    = "type.googleapis.com/google.rpc.ErrorInfo"
 	typeRetryInfo    = "type.googleapis.com/google.rpc.RetryInfo"
@@ -51,6 +52,26 @@ func classify(status int, header http.Header, body []byte) *providers.HTTPError 
 	he := &providers.HTTPError{Provider: chat.ProviderGemini, Status: status, Kind: providers.KindForStatus(status),
 		Message: strings.TrimSpace(string(truncate(body, 512)))}
 	he.RetryAfter = retryAfterHeader(header)
+	return he
+}
+
+// Messages of the 404 the service answers a model request with when the
+// model is not served to this key or account (docs/providers/gemini.md
+// §Errors): the Gemini API names the model, Code Assist does not.
+const (
+	notFoundAPIKeySuffix = " is not found for API version v1beta"
+	notFoundCodeAssist   = "Requested entity was not found."
+)
+
+// classifyModelCall classifies the answer to a generate request: as
+// classify does, and a 404 for the model as KindModelUnavailable (the
+// endpoint itself is fixed, so the model is what was not found).
+func classifyModelCall(status int, header http.Header, body []byte) *providers.HTTPError {
+	he := classify(status, header, body)
+	if status == http.StatusNotFound && (strings.HasPrefix(he.Message, "models/") &&
+		strings.Contains(he.Message, notFoundAPIKeySuffix) || he.Message == notFoundCodeAssist) {
+		he.Kind = providers.KindModelUnavailable
+	}
 	return he
 }
 

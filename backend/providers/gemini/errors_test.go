@@ -19,7 +19,7 @@ func TestClassify(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	// The body from googleQuotaErrors.test.ts (providers.md A11).
+	// The body from gemini-cli's googleQuotaErrors.test.ts (docs/providers/gemini.md §Errors).
 	rateLimit := `{"error":{"code":429,"message":"You have exhausted your capacity on this model.","status":"RESOURCE_EXHAUSTED","details":[{"@type":"type.googleapis.com/google.rpc.ErrorInfo","reason":"RATE_LIMIT_EXCEEDED","domain":"cloudcode-pa.googleapis.com","metadata":{"uiMessage":"true","model":"gemini-2.5-pro","quotaResetDelay":"539.477544ms","quotaResetTimeStamp":"2025-10-20T19:14:08Z"}},{"@type":"type.googleapis.com/google.rpc.RetryInfo","retryDelay":"0.539477544s"}]}}`
 	tests := []struct {
 		name       string
@@ -119,6 +119,31 @@ func TestClassify(t *testing.T) {
 				t.Errorf("errors.Is(%v, %v) = false; want true", he, tt.wantChatIs)
 			}
 		})
+	}
+}
+
+// TestClassifyModelCall: on a generate call, a 404 for the model means
+// the account is not served it; any other 404 stays KindNotFound.
+func TestClassifyModelCall(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		name string
+		body string
+		want providers.Kind
+	}{
+		{"api key", `{"error":{"code":404,"message":"models/gemini-9 is not found for API version v1beta, or is not supported for generateContent. Call ListModels to see the list of available models and their supported methods.","status":"NOT_FOUND"}}`,
+			providers.KindModelUnavailable},
+		{"code assist", `[{"error":{"code":404,"message":"Requested entity was not found.","errors":[{"message":"Requested entity was not found.","domain":"global","reason":"notFound"}],"status":"NOT_FOUND"}}]`,
+			providers.KindModelUnavailable},
+		{"wrong path", `{"error":{"code":404,"message":"The requested URL /v1beta/x was not found on this server.","status":"NOT_FOUND"}}`,
+			providers.KindNotFound},
+		{"html", `<html>404</html>`, providers.KindNotFound},
+	}
+	for _, tt := range tests {
+		he := classifyModelCall(404, nil, []byte(tt.body))
+		if he.Kind != tt.want || !errors.Is(he, chat.ErrNotFound) {
+			t.Errorf("%s: got kind %s (%v); want %s, and chat.ErrNotFound", tt.name, he.Kind, he, tt.want)
+		}
 	}
 }
 

@@ -1,33 +1,41 @@
 package gemini
 
 import (
-	"maps"
-	"slices"
-
 	"maestro/backend/chat"
 	"maestro/backend/providers"
 )
 
-// contents renders the history. The service's rules shape it:
+// interruptedPlaceholder is gemini-cli's INTERRUPTED_RESPONSE_PLACEHOLDER
+// (packages/core/src/core/geminiChat.ts): the model turn that closes a
+// function-response turn nobody answered, so a new prompt after it stays a
+// turn of its own.
+const interruptedPlaceholder = "[The previous response was interrupted before it completed.]"
+
+// contents renders the history. The service's rules shape it
+// (docs/providers/gemini.md §Request rules):
 //
 //   - A model turn with N functionCall parts is followed by exactly one user
 //     turn holding the N functionResponse parts in the same order (results
 //     are looked up by call id; a missing result is replaced by an error
 //     result, an orphan result is dropped).
-//   - A function-call turn follows a user turn or a function-response turn,
-//     so consecutive assistant messages merge into one model turn.
-//   - In the active loop (after the last plain user turn) the first
-//     functionCall of every model turn carries a thought signature; the
-//     skip sentinel stands in when history has none.
+//   - Roles alternate. A user message after a function-response turn gets
+//     gemini-cli's placeholder model turn in between (its
+//     closeUnansweredToolResponseTurn); any other two turns of one role are
+//     merged into one, as gemini-cli's coalesceConsecutiveRoles does.
+//   - Thought parts are never replayed (gemini-cli strips them); a
+//     signature that only a dropped thought carried moves to the call it
+//     preceded.
+//   - In the active loop the first functionCall of every model turn carries
+//     a thought signature; the skip sentinel stands in when history has none.
 func (r *renderer) contents() []content {
 	msgs := r.req.Messages
-	out := make([]content, 0, len(msgs))
+	t := &turns{out: make([]content, 0, len(msgs)+1)}
 	for i := 0; i < len(msgs); i++ {
 		m := msgs[i]
 		switch m.Role {
 		case chat.RoleUser:
 			if parts := r.userParts(m); len(parts) > 0 {
-				out = appendTurn(out, "user", parts)
+				t.user(parts)
 			} else {
 				r.warnf("message %s: user message has nothing to send; dropped", m.ID)
 			}
@@ -36,7 +44,7 @@ func (r *renderer) contents() []content {
 			if len(parts) == 0 {
 				continue
 			}
-			out = appendTurn(out, "model", parts)
+			t.add("model", parts)
 			if len(calls) == 0 {
 				continue
 			}
@@ -50,32 +58,49 @@ func (r *renderer) contents() []content {
 				}
 			}
 			i = j - 1
-			out = append(out, content{Role: "user", Parts: r.responseParts(calls, results)})
+			t.responses(r.responseTurns(calls, results))
 		case chat.RoleTool:
 			r.warnf("message %s: tool results without a preceding tool call; dropped", m.ID)
 		default:
 			r.warnf("message %s: unknown role %q; dropped", m.ID, m.Role)
 		}
 	}
-	signActiveLoop(out)
-	return out
+	signActiveLoop(t.out)
+	return t.out
 }
 
-// appendTurn adds parts as a new turn, or merges them into the previous turn
-// of the same role when that turn is plain (no calls, no responses): Gemini
-// treats a turn as a unit, and a call turn must directly follow a user or
-// response turn.
-func appendTurn(out []content, role string, parts []part) []content {
-	if n := len(out); n > 0 && out[n-1].Role == role && !hasCallOrResponse(out[n-1]) {
-		out[n-1].Parts = append(out[n-1].Parts, parts...)
-		return out
+// turns builds an alternating list of contents.
+type turns struct{ out []content }
+
+// add appends parts as a turn of role, merging them into the previous turn
+// when it has the same role (gemini-cli's coalesceConsecutiveRoles: the
+// service wants user and model turns to alternate).
+func (t *turns) add(role string, parts []part) {
+	if n := len(t.out); n > 0 && t.out[n-1].Role == role {
+		t.out[n-1].Parts = append(t.out[n-1].Parts, parts...)
+		return
 	}
-	return append(out, content{Role: role, Parts: parts})
+	t.out = append(t.out, content{Role: role, Parts: parts})
 }
 
-func hasCallOrResponse(c content) bool {
+// user adds a user message. After a function-response turn it first closes
+// that turn with the placeholder model turn, as gemini-cli does before
+// recording a new prompt; merging the two would make the model read the
+// prompt as the end of the tool result.
+func (t *turns) user(parts []part) {
+	if n := len(t.out); n > 0 && t.out[n-1].Role == "user" && hasResponse(t.out[n-1]) {
+		t.out = append(t.out, content{Role: "model", Parts: []part{textPart(interruptedPlaceholder)}})
+	}
+	t.add("user", parts)
+}
+
+// responses adds the turns answering a call turn: the function-response
+// turn, then any moved media (see responseTurns).
+func (t *turns) responses(cs []content) { t.out = append(t.out, cs...) }
+
+func hasResponse(c content) bool {
 	for _, p := range c.Parts {
-		if p.FunctionCall != nil || p.FunctionResponse != nil {
+		if p.FunctionResponse != nil {
 			return true
 		}
 	}
@@ -113,14 +138,17 @@ func filePart(f chat.FilePart) (part, bool) {
 	return part{}, false
 }
 
-// modelParts renders an assistant message. Reasoning is replayed only when
-// it carries Gemini state (a thought signature Gemini produced); reasoning
-// from another provider is dropped, not sent as text: it would read as the
-// model's visible answer, and gemini-cli likewise strips thoughts from
-// history.
+// modelParts renders an assistant message. Reasoning is never replayed:
+// gemini-cli filters thought parts out of the history it sends (stripThoughts),
+// and reasoning from another provider would read as the model's visible
+// answer. A Gemini thought's signature is not lost when a functionCall
+// follows it in the message and has none of its own: the call carries it.
+// (gemini-cli's stripThoughts gives such a call the skip sentinel; keeping
+// the real signature keeps the model's reasoning context.)
 func (r *renderer) modelParts(m chat.Message) ([]part, []chat.ToolCall) {
 	var parts []part
 	var calls []chat.ToolCall
+	var thoughtSig string // signature of a dropped thought, for the next call
 	for _, p := range m.Parts {
 		switch p := p.(type) {
 		case chat.TextPart:
@@ -132,15 +160,15 @@ func (r *renderer) modelParts(m chat.Message) ([]part, []chat.ToolCall) {
 			tp.ThoughtSignature = sig
 			parts = append(parts, tp)
 		case chat.ReasoningPart:
-			if _, ok := p.ProviderData[chat.ProviderGemini]; !ok {
-				continue
+			if sig := signature(p.ProviderData); sig != "" && len(calls) == 0 {
+				thoughtSig = sig
 			}
-			tp := textPart(p.Text)
-			tp.Thought = true
-			tp.ThoughtSignature = signature(p.ProviderData)
-			parts = append(parts, tp)
 		case chat.ToolCallPart:
 			call := p.Call
+			sig := signature(call.ProviderData)
+			if len(calls) == 0 && sig == "" {
+				sig = thoughtSig
+			}
 			calls = append(calls, call)
 			parts = append(parts, part{
 				FunctionCall: &functionCall{
@@ -150,7 +178,7 @@ func (r *renderer) modelParts(m chat.Message) ([]part, []chat.ToolCall) {
 					Name: providers.ToolName(r.req, call.Name),
 					Args: r.args(call),
 				},
-				ThoughtSignature: signature(call.ProviderData),
+				ThoughtSignature: sig,
 			})
 		default:
 			r.warnf("message %s: %s part in an assistant message; dropped", m.ID, p.PartType())
@@ -159,56 +187,17 @@ func (r *renderer) modelParts(m chat.Message) ([]part, []chat.ToolCall) {
 	return parts, calls
 }
 
-// responseParts answers calls in order. Attachments (images, audio,
-// resources) follow the functionResponse parts as extra parts, as gemini-cli
-// sends richer tool output.
-func (r *renderer) responseParts(calls []chat.ToolCall, results map[string]chat.ToolResult) []part {
-	parts := make([]part, 0, len(calls))
-	var extra []part
-	for _, call := range calls {
-		res, ok := results[call.ID]
-		if !ok {
-			r.warnf("tool call %s: no result in history; sent as an error result", call.ID)
-			res = chat.ToolResult{CallID: call.ID, Name: call.Name, Error: "the tool call was interrupted before it returned a result"}
-		}
-		delete(results, call.ID)
-		resp := responseObject{}
-		// "output" for success, "error" for failure (Google's documented
-		// keys): the envelope text says the same, the key makes the failure
-		// visible at a glance.
-		if res.Successful {
-			resp.Output = envelopeText(res)
-		} else {
-			resp.Error = envelopeText(res)
-		}
-		parts = append(parts, part{FunctionResponse: &functionResponse{
-			ID:       call.ProviderIDs[chat.ProviderGemini],
-			Name:     providers.ToolName(r.req, call.Name),
-			Response: resp,
-		}})
-		for _, a := range res.Attachments {
-			switch {
-			case a.Data != "" && a.MIMEType != "":
-				extra = append(extra, part{InlineData: &blob{MIMEType: a.MIMEType, Data: a.Data}})
-			case a.Text != "":
-				extra = append(extra, textPart(a.Text))
-			case a.URI != "":
-				extra = append(extra, part{FileData: &fileData{MIMEType: a.MIMEType, FileURI: a.URI}})
-			}
-		}
-	}
-	for _, id := range slices.Sorted(maps.Keys(results)) {
-		r.warnf("tool result %s: no matching tool call; dropped", id)
-	}
-	return append(parts, extra...)
-}
-
-// signActiveLoop makes sure the first functionCall of every model turn after
-// the last plain user turn carries a thought signature.
+// signActiveLoop makes sure the first functionCall of every model turn in
+// the active loop carries a thought signature. The active loop starts at
+// the last user turn that has a text part and no functionResponse
+// (gemini-cli's ensureActiveLoopHasThoughtSignatures): a media-only turn,
+// such as moved tool-result media, does not start a new loop. With no such
+// turn the whole history is the loop (gemini-cli then signs nothing; the
+// sentinel is accepted on any call, so signing more is the safe side).
 func signActiveLoop(cs []content) {
 	start := 0
 	for i := len(cs) - 1; i >= 0; i-- {
-		if cs[i].Role == "user" && !hasCallOrResponse(cs[i]) {
+		if cs[i].Role == "user" && hasText(cs[i]) && !hasResponse(cs[i]) {
 			start = i + 1
 			break
 		}
@@ -226,4 +215,13 @@ func signActiveLoop(cs []content) {
 			}
 		}
 	}
+}
+
+func hasText(c content) bool {
+	for _, p := range c.Parts {
+		if p.Text != nil && *p.Text != "" {
+			return true
+		}
+	}
+	return false
 }

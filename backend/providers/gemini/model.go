@@ -26,13 +26,12 @@ const (
 
 // Model streams Gemini responses. Build it with New.
 type Model struct {
-	client    *http.Client
-	baseURL   string
-	apiKey    string
-	project   string
-	version   string
-	camelOnly bool
-	log       *slog.Logger
+	client  *http.Client
+	baseURL string
+	apiKey  string
+	project string
+	version string
+	log     *slog.Logger
 }
 
 // Option configures a Model.
@@ -79,20 +78,6 @@ func WithVersion(v string) Option {
 	return func(m *Model) { m.version = v }
 }
 
-// WithCamelCaseToolsOnly sends function declarations only under
-// "functionDeclarations", which is what gemini-cli sends and what both the
-// Code Assist and the public API accept. By default they are sent under
-// both "functionDeclarations" and "function_declarations", as the project
-// asked. That is risky against the real service: ProtoJSON parsers either
-// reject a field given under both its names (what the conformance suite
-// recommends) or, in protobuf C++'s legacy mode, merge the two, which for a
-// repeated field means every declaration twice and Gemini's 400 "Duplicate
-// function declaration found". Prefer this option until a real request
-// with both spellings has been seen to succeed.
-func WithCamelCaseToolsOnly() Option {
-	return func(m *Model) { m.camelOnly = true }
-}
-
 // WithLogger receives render warnings (history that had to be repaired).
 func WithLogger(l *slog.Logger) Option {
 	return func(m *Model) { m.log = l }
@@ -112,20 +97,16 @@ func (m *Model) userAgent() string {
 }
 
 // body renders req for this Model's mode: the Code Assist envelope with its
-// project, or the bare request for the public API (which has no session_id
-// field and would reject it).
+// project and the model's Code Assist name, or the bare request for the
+// public API (which has no session_id field and would reject it).
 func (m *Model) body(req chat.Request) (any, []string) {
 	env, warns := toRequest(req)
-	if m.camelOnly {
-		for i := range env.Request.Tools {
-			env.Request.Tools[i].FunctionDeclarationsSnake = nil
-		}
-	}
 	if m.apiKey != "" {
 		env.Request.SessionID = ""
 		return env.Request, warns
 	}
 	env.Project = m.project
+	env.Model = wireModel(env.Model, true)
 	return env, warns
 }
 
@@ -163,11 +144,36 @@ func (m *Model) Stream(ctx context.Context, req chat.Request) (iter.Seq2[chat.Ev
 	if err != nil {
 		return nil, fmt.Errorf("gemini: encode request: %w", err)
 	}
-	hr, err := http.NewRequestWithContext(ctx, http.MethodPost, m.endpoint(model), bytes.NewReader(b))
+	resp, err := m.send(ctx, http.MethodPost, m.endpoint(model), b)
 	if err != nil {
-		return nil, fmt.Errorf("gemini: build request: %w", err)
+		if _, ok := providers.AsHTTPError(err); ok {
+			return nil, err
+		}
+		return nil, fmt.Errorf("gemini: send request: %w", err)
 	}
-	hr.Header.Set("Content-Type", "application/json")
+	if resp.StatusCode/100 != 2 {
+		defer resp.Body.Close()
+		eb, _ := io.ReadAll(io.LimitReader(resp.Body, maxErrorBody))
+		return nil, classifyModelCall(resp.StatusCode, resp.Header, eb)
+	}
+	return m.events(ctx, resp.Body), nil
+}
+
+// send issues one request with this Model's headers (JSON body when body
+// is not nil). A transport failure is a KindServer *providers.HTTPError; a
+// cancelled context is returned as the context's error.
+func (m *Model) send(ctx context.Context, method, target string, body []byte) (*http.Response, error) {
+	var rd io.Reader
+	if body != nil {
+		rd = bytes.NewReader(body)
+	}
+	hr, err := http.NewRequestWithContext(ctx, method, target, rd)
+	if err != nil {
+		return nil, fmt.Errorf("build request: %w", err)
+	}
+	if body != nil {
+		hr.Header.Set("Content-Type", "application/json")
+	}
 	hr.Header.Set("User-Agent", m.userAgent())
 	if m.apiKey != "" {
 		hr.Header.Set("x-goog-api-key", m.apiKey)
@@ -175,17 +181,12 @@ func (m *Model) Stream(ctx context.Context, req chat.Request) (iter.Seq2[chat.Ev
 	resp, err := m.client.Do(hr)
 	if err != nil {
 		if ctx.Err() != nil {
-			return nil, fmt.Errorf("gemini: send request: %w", ctx.Err())
+			return nil, ctx.Err()
 		}
 		return nil, &providers.HTTPError{Provider: chat.ProviderGemini, Kind: providers.KindServer,
 			Message: "send request", Err: err}
 	}
-	if resp.StatusCode/100 != 2 {
-		defer resp.Body.Close()
-		eb, _ := io.ReadAll(io.LimitReader(resp.Body, maxErrorBody))
-		return nil, classify(resp.StatusCode, resp.Header, eb)
-	}
-	return m.events(ctx, resp.Body), nil
+	return resp, nil
 }
 
 // events wraps the parser: it closes the body when the range ends and

@@ -14,13 +14,20 @@ import (
 // not sign (history from another provider, or a signature that was lost).
 const skipSignature = "skip_thought_signature_validator"
 
-// Thinking budgets for chat.Reasoning.Effort when BudgetTokens is 0. -1 asks
-// the model to choose (dynamic thinking).
+// Thinking defaults (docs/providers/gemini.md §Request rules). Budgets for
+// chat.Reasoning.Effort on Gemini 2.5 when BudgetTokens is 0; -1 asks the
+// model to choose (dynamic thinking). budgetDefault is what gemini-cli sends
+// when nothing is asked (chat-base-2.5, DEFAULT_THINKING_MODE).
 const (
 	budgetLow     = 1024
 	budgetMedium  = 8192
 	budgetHigh    = 24576
 	budgetDynamic = -1
+	budgetDefault = 8192
+
+	// Gemini 3 levels; levelHigh is gemini-cli's chat-base-3 default.
+	levelLow  = "LOW"
+	levelHigh = "HIGH"
 )
 
 // toRequest renders req as a Code Assist envelope. It is pure: the same
@@ -28,25 +35,37 @@ const (
 // empty; the Model fills it in (or unwraps the inner request for API-key
 // mode). Warnings name anything that had to be dropped or repaired.
 func toRequest(req chat.Request) (*envelope, []string) {
-	r := &renderer{req: req}
+	model := strings.TrimPrefix(req.Model, "models/")
+	r := &renderer{req: req, model: model, info: modelInfo(req.Info, model)}
 	gr := &generateRequest{
-		Contents:         r.contents(),
 		Tools:            r.tools(),
-		GenerationConfig: generation(req),
+		GenerationConfig: r.generation(),
 		SessionID:        req.SessionID,
+		Contents:         r.contents(),
 	}
 	if req.System != "" {
 		gr.SystemInstruction = &content{Role: "user", Parts: []part{textPart(req.System)}}
 	}
 	return &envelope{
-		Model:        strings.TrimPrefix(req.Model, "models/"),
+		Model:        model,
 		UserPromptID: req.PromptID,
 		Request:      gr,
 	}, r.warnings
 }
 
+// modelInfo is what the catalog knows about model, completed from the
+// built-in table; the built-in table alone when the catalog knows nothing.
+func modelInfo(info chat.ModelInfo, model string) chat.ModelInfo {
+	if info.ID != model {
+		return Lookup(model)
+	}
+	return info.Fill(Lookup(model))
+}
+
 type renderer struct {
 	req      chat.Request
+	model    string // without "models/"
+	info     chat.ModelInfo
 	warnings []string
 }
 
@@ -74,18 +93,44 @@ func (r *renderer) tools() []tool {
 		}
 		decls = append(decls, d)
 	}
-	return []tool{{FunctionDeclarations: decls, FunctionDeclarationsSnake: decls}}
+	return []tool{{FunctionDeclarations: decls}}
 }
 
-func generation(req chat.Request) *generationConfig {
-	gc := generationConfig{Temperature: req.Temperature, MaxOutputTokens: req.MaxOutputTokens}
-	if rs := req.Reasoning; rs != nil {
-		gc.ThinkingConfig = &thinkingConfig{ThinkingBudget: thinkingBudget(*rs), IncludeThoughts: true}
-	}
+func (r *renderer) generation() *generationConfig {
+	gc := generationConfig{Temperature: r.req.Temperature, MaxOutputTokens: r.req.MaxOutputTokens,
+		ThinkingConfig: r.thinking()}
 	if gc == (generationConfig{}) {
 		return nil
 	}
 	return &gc
+}
+
+// thinking is the thinkingConfig for the model. A model known to think
+// always gets one, as gemini-cli always sends one: with req.Reasoning nil,
+// the family default (budget 8192 on Gemini 2.5, level HIGH on Gemini 3).
+// A model the tables do not know gets one only when reasoning is asked for,
+// as a budget, unclamped.
+func (r *renderer) thinking() *thinkingConfig {
+	rs := r.req.Reasoning
+	tc := &thinkingConfig{IncludeThoughts: true}
+	switch r.info.Thinking {
+	case chat.ThinkingLevel:
+		tc.ThinkingLevel = thinkingLevel(rs)
+	case chat.ThinkingBudget:
+		b := budgetDefault
+		if rs != nil {
+			b = thinkingBudget(*rs)
+		}
+		b = clampBudget(b, r.info)
+		tc.ThinkingBudget = &b
+	default:
+		if rs == nil {
+			return nil
+		}
+		b := thinkingBudget(*rs)
+		tc.ThinkingBudget = &b
+	}
+	return tc
 }
 
 func thinkingBudget(rs chat.Reasoning) int {
@@ -101,6 +146,34 @@ func thinkingBudget(rs chat.Reasoning) int {
 		return budgetHigh
 	}
 	return budgetDynamic
+}
+
+// clampBudget bounds b by the model's range; -1 (dynamic) is valid on
+// every Gemini 2.5 model and stays.
+func clampBudget(b int, info chat.ModelInfo) int {
+	if b == budgetDynamic {
+		return b
+	}
+	if info.MaxThinkingBudget > 0 && b > info.MaxThinkingBudget {
+		b = info.MaxThinkingBudget
+	}
+	if b < info.MinThinkingBudget {
+		b = info.MinThinkingBudget
+	}
+	return b
+}
+
+// thinkingLevel maps a request onto the two levels every Gemini 3 model
+// takes (LOW and HIGH; MINIMAL and MEDIUM are Flash-only): low effort or a
+// budget of at most budgetLow is LOW, anything else HIGH.
+func thinkingLevel(rs *chat.Reasoning) string {
+	switch {
+	case rs == nil:
+		return levelHigh
+	case rs.BudgetTokens > 0 && rs.BudgetTokens <= budgetLow, rs.BudgetTokens == 0 && rs.Effort == "low":
+		return levelLow
+	}
+	return levelHigh
 }
 
 func textPart(s string) part { return part{Text: &s} }

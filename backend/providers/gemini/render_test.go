@@ -5,9 +5,11 @@ import (
 	"encoding/json"
 	"flag"
 	"fmt"
+	"maps"
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -178,6 +180,57 @@ func renderCases() []renderCase {
 			warns: []string{"tool call c2: arguments are not a JSON object", "tool call c2: no result",
 				"tool result yy: no matching tool call", "tool result zz: no matching tool call", "message u2: user message has nothing to send"}},
 		{name: "tools_1000", req: manyTools(1000)},
+		{name: "user_after_tool_results", req: base(
+			// The turn ended after the tool results (a cancelled or failed
+			// step); the next prompt must not merge into the response turn.
+			user("u1", "Read a.txt"),
+			assistant("a1", "gemini", callPart(read)),
+			results("t1", ok("c1", "files.read_file", `"A"`)),
+			user("u2", "Never mind, what time is it?"))},
+		{name: "thought_signature_moves_to_call", req: base(
+			user("u1", "Read a.txt"),
+			assistant("a1", "gemini",
+				chat.ReasoningPart{Text: "**Reading**", ProviderData: sig("CiQBthought")},
+				callPart(chat.ToolCall{ID: "c1", Name: "files.read_file", Arguments: raw(`{"path":"a.txt"}`)}),
+				callPart(chat.ToolCall{ID: "c2", Name: "clock.now"})),
+			results("t1", ok("c1", "files.read_file", `"A"`), ok("c2", "clock.now", `"09:00"`)))},
+		{name: "media_in_tool_results", req: base(
+			user("u1", "Play and show"),
+			assistant("a1", "gemini",
+				callPart(chat.ToolCall{ID: "c1", Name: "files.read_file", Arguments: raw(`{"path":"a.mp3"}`), ProviderData: sig("CiQBav")}),
+				callPart(chat.ToolCall{ID: "c2", Name: "files.read_file", Arguments: raw(`{"path":"b.png"}`)})),
+			results("t1",
+				chat.ToolResult{CallID: "c1", Name: "files.read_file", Successful: true, Attachments: []chat.Attachment{
+					{Type: "audio", MIMEType: "audio/mpeg", Data: "SUQzBA=="}, {Type: "video", MIMEType: "video/mp4", Data: "AAAAGGZ0eXA="}}},
+				chat.ToolResult{CallID: "c2", Name: "files.read_file", Successful: true, Attachments: []chat.Attachment{
+					{Type: "image", MIMEType: "image/png", Data: "iVBORw0KGgo="}}}),
+			assistant("a2", "gemini", callPart(chat.ToolCall{ID: "c3", Name: "clock.now"})),
+			results("t2", ok("c3", "clock.now", `"09:00"`)))},
+		{name: "gemini3_level_and_nested_image", req: func() chat.Request {
+			r := base(
+				user("u1", "Show c.png"),
+				assistant("a1", "gemini", callPart(chat.ToolCall{ID: "c1", Name: "files.read_file", Arguments: raw(`{"path":"c.png"}`), ProviderData: sig("CiQBg3")})),
+				results("t1", chat.ToolResult{CallID: "c1", Name: "files.read_file", Successful: true,
+					Attachments: []chat.Attachment{{Type: "image", MIMEType: "image/png", Data: "iVBORw0KGgo="}}}))
+			r.Model = "gemini-3-pro-preview"
+			r.Reasoning = &chat.Reasoning{Effort: "low"}
+			return r
+		}()},
+		{name: "budget_clamped", req: func() chat.Request {
+			r := base(user("u1", "Think hard"))
+			r.Model = "gemini-2.5-flash-lite"
+			r.Reasoning = &chat.Reasoning{BudgetTokens: 100}
+			return r
+		}()},
+		{name: "media_only_user_turn_keeps_loop", req: base(
+			// An image-only user turn inside a tool loop does not start a
+			// new active loop: the earlier unsigned call still gets the
+			// sentinel.
+			user("u1", "Describe what I send"),
+			assistant("a1", "gemini", callPart(chat.ToolCall{ID: "c1", Name: "clock.now"})),
+			results("t1", ok("c1", "clock.now", `"09:00"`)),
+			assistant("a2", "gemini", chat.TextPart{Text: "Send it."}),
+			chat.Message{ID: "u2", Role: chat.RoleUser, Parts: chat.Parts{chat.FilePart{Name: "x.png", MIMEType: "image/png", Data: "iVBORw0KGgo="}}})},
 	}
 }
 
@@ -217,6 +270,33 @@ func TestRenderGolden(t *testing.T) {
 	}
 }
 
+// TestRenderInvariants: whatever the history, no two consecutive contents
+// share a role, no part is a thought, no audio or video sits beside a
+// function response, and tools are declared under one spelling.
+func TestRenderInvariants(t *testing.T) {
+	t.Parallel()
+	for _, tc := range renderCases() {
+		env, _ := toRequest(tc.req)
+		cs := env.Request.Contents
+		for i, c := range cs {
+			if i > 0 && cs[i-1].Role == c.Role {
+				t.Errorf("%s: contents %d and %d are both %s", tc.name, i-1, i, c.Role)
+			}
+			for _, p := range c.Parts {
+				if p.Thought {
+					t.Errorf("%s: content %d replays a thought part", tc.name, i)
+				}
+				if hasResponse(c) && p.InlineData != nil && audioOrVideo(p.InlineData.MIMEType) {
+					t.Errorf("%s: content %d has %s beside a function response", tc.name, i, p.InlineData.MIMEType)
+				}
+			}
+		}
+		if b, _ := json.Marshal(env); bytes.Contains(b, []byte("function_declarations")) {
+			t.Errorf("%s: body has function_declarations", tc.name)
+		}
+	}
+}
+
 // TestRenderIsPure: rendering twice gives the same bytes and leaves the
 // request untouched.
 func TestRenderIsPure(t *testing.T) {
@@ -236,24 +316,28 @@ func TestRenderIsPure(t *testing.T) {
 
 func TestModelBody(t *testing.T) {
 	t.Parallel()
-	req := base(user("u1", "hi"))
 	tests := []struct {
 		name       string
 		opts       []Option
+		model      string
 		wantKeys   []string // top-level keys of the body
-		wantSnake  bool
+		wantModel  string   // the envelope's model, Code Assist only
 		wantTarget string
 	}{
-		{"code assist", []Option{WithProject("proj-1")}, []string{"model", "project", "request", "user_prompt_id"}, true,
-			CodeAssistBaseURL + "/v1internal:streamGenerateContent?alt=sse"},
-		{"api key", []Option{WithAPIKey("k")}, []string{"contents", "tools"}, true,
+		{"code assist", []Option{WithProject("proj-1")}, "gemini-2.5-pro", []string{"model", "project", "request", "user_prompt_id"},
+			"gemini-2.5-pro", CodeAssistBaseURL + "/v1internal:streamGenerateContent?alt=sse"},
+		{"code assist 3.5 flash", []Option{WithProject("proj-1")}, "gemini-3.5-flash", []string{"model", "project", "request", "user_prompt_id"},
+			"gemini-3-flash", CodeAssistBaseURL + "/v1internal:streamGenerateContent?alt=sse"},
+		{"api key", []Option{WithAPIKey("k")}, "gemini-2.5-pro", []string{"contents", "generationConfig", "tools"}, "",
 			APIKeyBaseURL + "/v1beta/models/gemini-2.5-pro:streamGenerateContent?alt=sse"},
-		{"camel only", []Option{WithProject("proj-1"), WithCamelCaseToolsOnly()}, []string{"model", "project", "request", "user_prompt_id"}, false,
-			CodeAssistBaseURL + "/v1internal:streamGenerateContent?alt=sse"},
+		{"api key 3.5 flash", []Option{WithAPIKey("k")}, "gemini-3.5-flash", []string{"contents", "generationConfig", "tools"}, "",
+			APIKeyBaseURL + "/v1beta/models/gemini-3.5-flash:streamGenerateContent?alt=sse"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
+			req := base(user("u1", "hi"))
+			req.Model = tt.model
 			m := New(tt.opts...)
 			body, _ := m.body(req)
 			b, _ := json.Marshal(body)
@@ -261,23 +345,20 @@ func TestModelBody(t *testing.T) {
 			if err := json.Unmarshal(b, &top); err != nil {
 				t.Fatal(err)
 			}
-			keys := slices.Sorted(func(yield func(string) bool) {
-				for k := range top {
-					if !yield(k) {
-						return
-					}
-				}
-			})
+			keys := slices.Sorted(maps.Keys(top))
 			if !slices.Equal(keys, tt.wantKeys) {
 				t.Errorf("got top-level keys %v; want %v", keys, tt.wantKeys)
 			}
-			if got := bytes.Contains(b, []byte(`"function_declarations"`)); got != tt.wantSnake {
-				t.Errorf("got snake_case declarations %v; want %v", got, tt.wantSnake)
+			if tt.wantModel != "" && string(top["model"]) != strconv.Quote(tt.wantModel) {
+				t.Errorf("got model %s; want %q", top["model"], tt.wantModel)
+			}
+			if bytes.Contains(b, []byte(`"function_declarations"`)) || !bytes.Contains(b, []byte(`"functionDeclarations"`)) {
+				t.Errorf("got tools %s; want them under functionDeclarations only", b)
 			}
 			if bytes.Contains(b, []byte(`"session_id"`)) == (m.apiKey != "") {
 				t.Errorf("session_id presence wrong for mode: %s", b)
 			}
-			if got := m.endpoint("gemini-2.5-pro"); got != tt.wantTarget {
+			if got := m.endpoint(tt.model); got != tt.wantTarget {
 				t.Errorf("got endpoint %s; want %s", got, tt.wantTarget)
 			}
 		})

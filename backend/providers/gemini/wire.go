@@ -4,8 +4,15 @@ import "encoding/json"
 
 // Request side. Field names follow what gemini-cli sends (camelCase inside
 // the request, snake_case for the Code Assist envelope fields and session_id).
+//
+// Field order is the order on the wire, and it is chosen for implicit
+// caching (docs/providers/gemini.md §Caching): everything that stays the
+// same for the steps of one turn comes first, the contents (which only grow)
+// come last, so a request's body starts with the previous step's body minus
+// its closing brackets.
 
-// envelope is the Code Assist request body (providers.md A6).
+// envelope is the Code Assist request body (docs/providers/gemini.md
+// §Endpoints).
 type envelope struct {
 	Model        string           `json:"model"`
 	Project      string           `json:"project,omitempty"`
@@ -17,11 +24,11 @@ type envelope struct {
 // API-key mode, where SessionID must be empty (the public API rejects
 // unknown fields).
 type generateRequest struct {
-	Contents          []content         `json:"contents"`
 	SystemInstruction *content          `json:"systemInstruction,omitempty"`
 	Tools             []tool            `json:"tools,omitempty"`
 	GenerationConfig  *generationConfig `json:"generationConfig,omitempty"`
 	SessionID         string            `json:"session_id,omitempty"`
+	Contents          []content         `json:"contents"`
 }
 
 type content struct {
@@ -57,10 +64,18 @@ type functionCall struct {
 	Args json.RawMessage `json:"args"`
 }
 
+// functionResponse is one tool result. Parts carries images for models that
+// take multimodal function responses (Gemini 3).
 type functionResponse struct {
 	ID       string         `json:"id,omitempty"`
 	Name     string         `json:"name"`
 	Response responseObject `json:"response"`
+	Parts    []responsePart `json:"parts,omitempty"`
+}
+
+// responsePart is a FunctionResponsePart: inline data only.
+type responsePart struct {
+	InlineData *blob `json:"inlineData"`
 }
 
 // responseObject is FunctionResponse.response. Google documents "output" for
@@ -71,13 +86,12 @@ type responseObject struct {
 	Error  string `json:"error,omitempty"`
 }
 
-// tool is one Tool entry. The declarations are emitted under both the
-// camelCase and the snake_case spelling of the field, as the project asked
-// (see WithCamelCaseToolsOnly for why that is risky); both slices share one
-// backing array.
+// tool is one Tool entry. Declarations go under "functionDeclarations"
+// only, as gemini-cli sends them; the snake_case spelling beside it is
+// either rejected or read as every declaration twice
+// (docs/providers/gemini.md §Request rules).
 type tool struct {
-	FunctionDeclarations      []functionDeclaration `json:"functionDeclarations,omitempty"`
-	FunctionDeclarationsSnake []functionDeclaration `json:"function_declarations,omitempty"`
+	FunctionDeclarations []functionDeclaration `json:"functionDeclarations,omitempty"`
 }
 
 type functionDeclaration struct {
@@ -92,9 +106,12 @@ type generationConfig struct {
 	ThinkingConfig  *thinkingConfig `json:"thinkingConfig,omitempty"`
 }
 
+// thinkingConfig sets either a budget (Gemini 2.5) or a level (Gemini 3),
+// never both: the service rejects the pair.
 type thinkingConfig struct {
-	ThinkingBudget  int  `json:"thinkingBudget"`
-	IncludeThoughts bool `json:"includeThoughts"`
+	ThinkingBudget  *int   `json:"thinkingBudget,omitempty"`
+	ThinkingLevel   string `json:"thinkingLevel,omitempty"`
+	IncludeThoughts bool   `json:"includeThoughts"`
 }
 
 // Response side.

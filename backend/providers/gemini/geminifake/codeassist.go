@@ -9,7 +9,7 @@ import (
 	"sync"
 )
 
-// Code Assist account setup (providers.md A5, A12): loadCodeAssist,
+// Code Assist account setup (docs/providers/gemini.md §Endpoints): loadCodeAssist,
 // onboardUser and the long-running operation it starts.
 const (
 	LoadCodeAssistPath = "/v1internal:loadCodeAssist"

@@ -65,6 +65,12 @@ func invalid(rule, format string, args ...any) *rejection {
 		Errors: []legacyError{{Message: msg, Domain: "global", Reason: "badRequest"}}}}
 }
 
+// notFound is a 404 NOT_FOUND from the service.
+func notFound(rule, msg string) *rejection {
+	return &rejection{rule: rule, err: apiError{Code: 404, Message: msg, Status: "NOT_FOUND",
+		Errors: []legacyError{{Message: msg, Domain: "global", Reason: "notFound"}}}}
+}
+
 // protoInvalid is the 400 for a field-level validation failure.
 func protoInvalid(rule, field, problem string) *rejection {
 	return invalid(rule, "The GenerateContentRequest proto is invalid:\n  * %s: %s", field, problem)
@@ -73,9 +79,14 @@ func protoInvalid(rule, field, problem string) *rejection {
 const (
 	msgBadName = "[FIELD_INVALID] Invalid function name. Must start with a letter or an underscore. " +
 		"Must be a-z, A-Z, 0-9, or contain underscores (_), dots (.), colons (:), or dashes (-), with a maximum length of 64."
-	msgCallTurn       = "Please ensure that function call turn comes immediately after a user turn or after a function response turn."
-	msgResponseTurn   = "Please ensure that function response turn comes immediately after a function call turn."
-	msgResponseCount  = "Please ensure that the number of function response parts is equal to the number of function call parts of the function call turn."
+	msgCallTurn         = "Please ensure that function call turn comes immediately after a user turn or after a function response turn."
+	msgResponseTurn     = "Please ensure that function response turn comes immediately after a function call turn."
+	msgResponseCount    = "Please ensure that the number of function response parts is equal to the number of function call parts of the function call turn."
+	msgAlternate        = "Please ensure that multiturn requests alternate between user and model."
+	msgBudgetAndLevel   = "You can only set only one of thinking budget and thinking level."
+	msgBudgetInvalidFmt = "The thinking budget (%d) is invalid."
+	msgBudgetRangeFmt   = "Unable to submit request because thinking_budget is out of range; supported values are integers from %d to %d. " +
+		"Learn more: https://cloud.google.com/vertex-ai/generative-ai/docs/model-reference/gemini"
 	msgMissingSigFmt  = "Function call is missing a thought_signature in functionCall parts. This is required for tools to work correctly, and missing thought_signature may lead to degraded model performance. Additional data, function call `default_api:%s` , position %d. Please refer to https://ai.google.dev/gemini-api/docs/thought-signatures for more details."
 	msgCredsMissing   = "Request is missing required authentication credential. Expected OAuth 2 access token, login cookie or other valid authentication credential. See https://developers.google.com/identity/sign-in/web/devconsole-project."
 	msgCredsInvalid   = "Request had invalid authentication credentials. Expected OAuth 2 access token, login cookie or other valid authentication credential. See https://developers.google.com/identity/sign-in/web/devconsole-project."

@@ -17,9 +17,9 @@ import (
 	"maestro/backend/providers/fakes"
 )
 
-// Google's sign-in endpoints as gemini-cli uses them (providers.md A1–A3,
-// A12). The constants are repeated rather than imported so the fake checks
-// the client independently.
+// Google's sign-in endpoints as gemini-cli uses them
+// (docs/providers/gemini.md §Endpoints). The constants are repeated rather
+// than imported so the fake checks the client independently.
 const (
 	OAuthClientID     = "681255809395-oo8ft2oprdrnp9e3aqf6av3hmdib135j.apps.googleusercontent.com"
 	OAuthClientSecret = "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"

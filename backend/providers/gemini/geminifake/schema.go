@@ -10,9 +10,11 @@ import (
 // and the message type of each ("" = a value not checked further, "[]t" =
 // a list of t). Google's JSON parser accepts a field under its proto name
 // (snake_case) or its JSON name (camelCase) and rejects unknown names;
-// normalize reproduces that and rewrites every key to camelCase. When a
-// field appears under both names the later one wins (the service may be
-// stricter; providers.md does not say).
+// normalize reproduces that and rewrites every key to camelCase. A Tool's
+// declarations under both names are rejected as the duplicates the service
+// sees (docs/providers/gemini.md §Request rules); any other field under
+// both names lets the camelCase one win (the service may be stricter; no
+// source says).
 type schema map[string]map[string]string
 
 func newSchema() schema {
@@ -79,6 +81,9 @@ func (s schema) normalize(typ string, v any, path string) (any, *rejection) {
 	out := make(map[string]any, len(obj))
 	for _, k := range sortedKeys(obj) {
 		camel := toCamel(k)
+		if _, twice := out[camel]; twice && typ == "tool" && camel == "functionDeclarations" {
+			return nil, invalid("both declaration spellings", "Duplicate function declaration found: %s", firstName(obj[k]))
+		}
 		child, known := fields[camel]
 		if !known {
 			where := ""
@@ -154,4 +159,15 @@ func toSnake(s string) string {
 		b.WriteRune(r)
 	}
 	return b.String()
+}
+
+// firstName is the name of the first declaration in a list.
+func firstName(decls any) string {
+	list, _ := decls.([]any)
+	if len(list) == 0 {
+		return ""
+	}
+	d, _ := list[0].(map[string]any)
+	name, _ := d["name"].(string)
+	return name
 }

@@ -25,10 +25,10 @@ type Server struct {
 	Script *fake.Script
 
 	mux     *http.ServeMux
-	token   string // expected bearer token; "" accepts any
-	apiKey  string // expected API key; "" accepts any
-	project string // expected Code Assist project; "" accepts any
-	models  map[string]bool
+	token   string   // expected bearer token; "" accepts any
+	apiKey  string   // expected API key; "" accepts any
+	project string   // expected Code Assist project; "" accepts any
+	models  []string // default served list; nil: DefaultModels
 	schema  schema
 	traces  atomic.Uint64
 	oauth   *oauthState // sign-in and Code Assist setup (oauth.go, codeassist.go)
@@ -48,14 +48,10 @@ func WithAPIKey(key string) Option { return func(s *Server) { s.apiKey = key } }
 // WithProject makes Code Assist accept only this project (403 otherwise).
 func WithProject(id string) Option { return func(s *Server) { s.project = id } }
 
-// WithModels restricts the known models (default: any "gemini-…" name).
+// WithModels sets the models the fake serves by default (DefaultModels
+// otherwise); Script.SetModels overrides it at run time.
 func WithModels(names ...string) Option {
-	return func(s *Server) {
-		s.models = map[string]bool{}
-		for _, n := range names {
-			s.models[n] = true
-		}
-	}
+	return func(s *Server) { s.models = append([]string{}, names...) }
 }
 
 // WithScript shares a script (default: a new one).
@@ -75,6 +71,8 @@ func New(opts ...Option) *Server {
 	s.mux.Handle(fake.ControlPrefix, s.Script.ControlHandler())
 	s.mountOAuth()
 	s.mux.HandleFunc("POST "+CodeAssistPath, s.requireIssued(s.codeAssist))
+	s.mux.HandleFunc("POST "+UserQuotaPath, s.requireIssued(s.retrieveUserQuota))
+	s.mux.HandleFunc("GET "+ModelsPath, s.listModels)
 	s.mux.HandleFunc("POST "+APIKeyPrefix+"{method}", s.public)
 	s.mux.HandleFunc("/", s.notFound)
 	return s
@@ -111,13 +109,8 @@ func (s *Server) reject(x *exchange, rj *rejection) {
 
 func (s *Server) codeAssist(w http.ResponseWriter, r *http.Request) {
 	x, body := s.newExchange(w, r, true)
-	tok, ok := strings.CutPrefix(r.Header.Get("Authorization"), "Bearer ")
-	switch {
-	case !ok || strings.TrimSpace(tok) == "":
-		s.reject(x, unauthenticated("bearer token required", msgCredsMissing, "CREDENTIALS_MISSING"))
-		return
-	case s.token != "" && tok != s.token:
-		s.reject(x, unauthenticated("bearer token invalid", msgCredsInvalid, "ACCESS_TOKEN_EXPIRED"))
+	if rj := s.tokenRejection(r); rj != nil {
+		s.reject(x, rj)
 		return
 	}
 	tree, rj := s.decode(r, body, "envelope")
@@ -135,21 +128,40 @@ func (s *Server) codeAssist(w http.ResponseWriter, r *http.Request) {
 		s.reject(x, wrap(invalid("project required", msgInvalidArg)))
 		return
 	case s.project != "" && env.Project != s.project:
-		s.reject(x, &rejection{rule: "unknown project", err: apiError{Code: 403, Status: "PERMISSION_DENIED",
-			Message: "Permission 'cloudaicompanion.companions.generateChat' denied on resource '//cloudaicompanion.googleapis.com/projects/" +
-				env.Project + "/locations/global' (or it may not exist).",
-			Details: []detail{errorInfo("IAM_PERMISSION_DENIED", "cloudaicompanion.googleapis.com", nil)}}})
+		s.reject(x, projectDenied(env.Project))
 		return
 	case env.Request == nil:
 		s.reject(x, wrap(protoInvalid("request required", "request", "request is not specified")))
 		return
-	case !s.knownModel(env.Model):
-		s.reject(x, wrap(&rejection{rule: "unknown model", err: apiError{Code: 404, Status: "NOT_FOUND", Message: msgEntityNotFound}}))
+	case !s.served(env.Model, true):
+		s.reject(x, wrap(notFound("model not served", msgEntityNotFound)))
 		return
 	}
 	x.model = env.Model
 	rawReq := tree.(map[string]any)["request"].(map[string]any)
 	s.serve(x, env.Request, rawReq)
+}
+
+// tokenRejection checks the Code Assist bearer token: present, and the
+// configured one when WithToken was given.
+func (s *Server) tokenRejection(r *http.Request) *rejection {
+	tok, ok := strings.CutPrefix(r.Header.Get("Authorization"), "Bearer ")
+	switch {
+	case !ok || strings.TrimSpace(tok) == "":
+		return unauthenticated("bearer token required", msgCredsMissing, "CREDENTIALS_MISSING")
+	case s.token != "" && tok != s.token:
+		return unauthenticated("bearer token invalid", msgCredsInvalid, "ACCESS_TOKEN_EXPIRED")
+	}
+	return nil
+}
+
+// projectDenied is Code Assist's answer for a project the account may not
+// use.
+func projectDenied(project string) *rejection {
+	return &rejection{rule: "unknown project", err: apiError{Code: 403, Status: "PERMISSION_DENIED",
+		Message: "Permission 'cloudaicompanion.companions.generateChat' denied on resource '//cloudaicompanion.googleapis.com/projects/" +
+			project + "/locations/global' (or it may not exist).",
+		Details: []detail{errorInfo("IAM_PERMISSION_DENIED", "cloudaicompanion.googleapis.com", nil)}}}
 }
 
 func (s *Server) public(w http.ResponseWriter, r *http.Request) {
@@ -159,17 +171,8 @@ func (s *Server) public(w http.ResponseWriter, r *http.Request) {
 		s.notFound(w, r)
 		return
 	}
-	key := r.Header.Get("X-Goog-Api-Key")
-	if key == "" {
-		key = r.URL.Query().Get("key")
-	}
-	switch {
-	case key == "":
-		s.reject(x, &rejection{rule: "api key required", err: apiError{Code: 403, Status: "PERMISSION_DENIED", Message: msgUnregistered,
-			Details: []detail{errorInfo("SERVICE_DISABLED", "googleapis.com", map[string]string{"service": publicService})}}})
-		return
-	case s.apiKey != "" && key != s.apiKey:
-		s.reject(x, apiKeyInvalid("api key invalid", msgKeyInvalid))
+	if rj := s.apiKeyRejection(r); rj != nil {
+		s.reject(x, rj)
 		return
 	}
 	tree, rj := s.decode(r, body, "request")
@@ -177,8 +180,9 @@ func (s *Server) public(w http.ResponseWriter, r *http.Request) {
 		s.reject(x, rj)
 		return
 	}
-	if !s.knownModel(model) {
-		s.reject(x, &rejection{rule: "unknown model", err: apiError{Code: 404, Status: "NOT_FOUND",
+	if !s.served(model, false) {
+		// The Gemini API's 404 has no legacy "errors" list.
+		s.reject(x, &rejection{rule: "model not served", err: apiError{Code: 404, Status: "NOT_FOUND",
 			Message: "models/" + model + " is not found for API version v1beta, or is not supported for generateContent. " +
 				"Call ListModels to see the list of available models and their supported methods."}})
 		return
@@ -190,6 +194,22 @@ func (s *Server) public(w http.ResponseWriter, r *http.Request) {
 	}
 	x.model = model
 	s.serve(x, &req, tree.(map[string]any))
+}
+
+// apiKeyRejection checks the Gemini API key (header or ?key=).
+func (s *Server) apiKeyRejection(r *http.Request) *rejection {
+	key := r.Header.Get("X-Goog-Api-Key")
+	if key == "" {
+		key = r.URL.Query().Get("key")
+	}
+	switch {
+	case key == "":
+		return &rejection{rule: "api key required", err: apiError{Code: 403, Status: "PERMISSION_DENIED", Message: msgUnregistered,
+			Details: []detail{errorInfo("SERVICE_DISABLED", "googleapis.com", map[string]string{"service": publicService})}}}
+	case s.apiKey != "" && key != s.apiKey:
+		return apiKeyInvalid("api key invalid", msgKeyInvalid)
+	}
+	return nil
 }
 
 // decode checks transport-level rules (alt=sse, JSON content) and the
@@ -216,7 +236,7 @@ func (s *Server) decode(r *http.Request, body []byte, typ string) (any, *rejecti
 // serve validates the content rules and streams the scripted reply.
 func (s *Server) serve(x *exchange, req *request, raw map[string]any) {
 	rawTools, _ := raw["tools"].([]any)
-	if rj := validate(req, rawTools); rj != nil {
+	if rj := validate(req, rawTools, definition(x.model), x.codeAssist); rj != nil {
 		if x.codeAssist {
 			rj = wrap(rj)
 		}
@@ -224,13 +244,6 @@ func (s *Server) serve(x *exchange, req *request, raw map[string]any) {
 		return
 	}
 	s.reply(x, req, s.Script.Next())
-}
-
-func (s *Server) knownModel(m string) bool {
-	if s.models != nil {
-		return s.models[m]
-	}
-	return strings.HasPrefix(m, "gemini-")
 }
 
 func (s *Server) notFound(w http.ResponseWriter, r *http.Request) {

@@ -119,8 +119,28 @@ func TestAccepts(t *testing.T) {
 		{"snake_case declarations only", public(mutate(func(r map[string]any) {
 			r["tools"] = []any{map[string]any{"function_declarations": decls}}
 		}))},
-		{"both spellings", public(mutate(func(r map[string]any) {
-			r["tools"] = []any{map[string]any{"function_declarations": decls, "functionDeclarations": decls}}
+		{"code assist model name of 3.5 flash", ca(map[string]any{"model": "gemini-3-flash", "project": project, "request": valid()})},
+		{"budget in range", public(mutate(func(r map[string]any) {
+			r["generationConfig"] = map[string]any{"thinkingConfig": map[string]any{"thinkingBudget": 32768, "includeThoughts": true}}
+		}))},
+		{"dynamic budget", public(mutate(func(r map[string]any) {
+			r["generationConfig"] = map[string]any{"thinkingConfig": map[string]any{"thinkingBudget": -1}}
+		}))},
+		{"budget to gemini 3", call{path: "/v1beta/models/gemini-3-pro-preview:streamGenerateContent?alt=sse", headers: map[string]string{"x-goog-api-key": apiKey},
+			body: mutate(func(r map[string]any) {
+				r["generationConfig"] = map[string]any{"thinkingConfig": map[string]any{"thinkingBudget": 50000}}
+			})}},
+		{"level to gemini 3", call{path: "/v1beta/models/gemini-3-pro-preview:streamGenerateContent?alt=sse", headers: map[string]string{"x-goog-api-key": apiKey},
+			body: mutate(func(r map[string]any) {
+				r["generationConfig"] = map[string]any{"thinkingConfig": map[string]any{"thinkingLevel": "HIGH", "includeThoughts": true}}
+			})}},
+		{"image beside a function response", public(mutate(func(r map[string]any) {
+			contents(r)[2].(map[string]any)["parts"] = append(parts(r, 2), map[string]any{"inlineData": map[string]any{"mimeType": "image/png", "data": "iVBO"}})
+		}))},
+		{"audio in a user turn of its own", public(mutate(func(r map[string]any) {
+			r["contents"] = append(contents(r),
+				map[string]any{"role": "model", "parts": []any{map[string]any{"text": "Binary content received. Proceeding with analysis."}}},
+				map[string]any{"role": "user", "parts": []any{map[string]any{"inlineData": map[string]any{"mimeType": "audio/mpeg", "data": "SUQz"}}}})
 		}))},
 		{"unsigned call before the last user turn", public(mutate(func(r map[string]any) {
 			delete(parts(r, 1)[0].(map[string]any), "thoughtSignature")
@@ -168,10 +188,50 @@ func TestRejects(t *testing.T) {
 		{"no project", ca(map[string]any{"model": "gemini-2.5-pro", "request": valid()}), 400, "invalid argument", "project required"},
 		{"other project", ca(map[string]any{"model": "gemini-2.5-pro", "project": "other", "request": valid()}), 403, "cloudaicompanion.companions.generateChat", "unknown project"},
 		{"no request", ca(map[string]any{"model": "gemini-2.5-pro", "project": project}), 400, "request is not specified", "request required"},
-		{"unknown model", ca(map[string]any{"model": "gpt-4", "project": project, "request": valid()}), 404, "NOT_FOUND", "unknown model"},
-		{"prefixed model", ca(map[string]any{"model": "models/gemini-2.5-pro", "project": project, "request": valid()}), 404, "NOT_FOUND", "unknown model"},
+		{"unknown model", ca(map[string]any{"model": "gpt-4", "project": project, "request": valid()}), 404,
+			`"message": "Requested entity was not found."`, "model not served"},
+		{"prefixed model", ca(map[string]any{"model": "models/gemini-2.5-pro", "project": project, "request": valid()}), 404, "NOT_FOUND", "model not served"},
 		{"unknown public model", call{path: "/v1beta/models/foo:streamGenerateContent?alt=sse", body: valid(),
-			headers: map[string]string{"x-goog-api-key": apiKey}}, 404, "models/foo is not found", "unknown model"},
+			headers: map[string]string{"x-goog-api-key": apiKey}}, 404,
+			"models/foo is not found for API version v1beta, or is not supported for generateContent.", "model not served"},
+		{"both declaration spellings", public(mutate(func(r map[string]any) {
+			decls := r["tools"].([]any)[0].(map[string]any)["functionDeclarations"]
+			r["tools"] = []any{map[string]any{"function_declarations": decls, "functionDeclarations": decls}}
+		})), 400, "Duplicate function declaration found: read_file", "both declaration spellings"},
+		{"consecutive user contents", public(mutate(func(r map[string]any) {
+			r["contents"] = append(contents(r), map[string]any{"role": "user", "parts": []any{map[string]any{"text": "and now?"}}})
+		})), 400, "Please ensure that multiturn requests alternate between user and model.", "consecutive user contents"},
+		{"consecutive model contents", public(mutate(func(r map[string]any) {
+			r["contents"] = append(contents(r), map[string]any{"role": "model", "parts": []any{map[string]any{"text": "a"}}},
+				map[string]any{"role": "model", "parts": []any{map[string]any{"text": "b"}}})
+		})), 400, "Please ensure that multiturn requests alternate between user and model.", "consecutive model contents"},
+		{"thought part", public(mutate(func(r map[string]any) {
+			contents(r)[1].(map[string]any)["parts"] = append([]any{map[string]any{"text": "hmm", "thought": true}}, parts(r, 1)...)
+		})), 400, `"message": "Request contains an invalid argument."`, "thought part in contents"},
+		{"audio beside a function response", public(mutate(func(r map[string]any) {
+			contents(r)[2].(map[string]any)["parts"] = append(parts(r, 2), map[string]any{"inlineData": map[string]any{"mimeType": "audio/mpeg", "data": "SUQz"}})
+		})), 400, `"message": "Request contains an invalid argument."`, "audio or video beside a function response"},
+		{"video beside a function response", ca(envelope(mutate(func(r map[string]any) {
+			contents(r)[2].(map[string]any)["parts"] = append(parts(r, 2), map[string]any{"inlineData": map[string]any{"mimeType": "video/mp4", "data": "AAAA"}})
+		}))), 400, "Request contains an invalid argument.", "audio or video beside a function response"},
+		{"budget above the model's range", public(mutate(func(r map[string]any) {
+			r["generationConfig"] = map[string]any{"thinkingConfig": map[string]any{"thinkingBudget": 32769}}
+		})), 400, "The thinking budget (32769) is invalid.", "thinking budget out of range"},
+		{"budget 0 on 2.5 pro, code assist", ca(envelope(mutate(func(r map[string]any) {
+			r["generationConfig"] = map[string]any{"thinkingConfig": map[string]any{"thinkingBudget": 0}}
+		}))), 400, "Unable to submit request because thinking_budget is out of range; supported values are integers from 128 to 32768. " +
+			"Learn more: https://cloud.google.com/vertex-ai/generative-ai/docs/model-reference/gemini", "thinking budget out of range"},
+		{"budget and level", public(mutate(func(r map[string]any) {
+			r["generationConfig"] = map[string]any{"thinkingConfig": map[string]any{"thinkingBudget": 1024, "thinkingLevel": "LOW"}}
+		})), 400, "You can only set only one of thinking budget and thinking level.", "thinking budget and level"},
+		{"level to gemini 2.5", public(mutate(func(r map[string]any) {
+			r["generationConfig"] = map[string]any{"thinkingConfig": map[string]any{"thinkingLevel": "HIGH"}}
+		})), 400, "Request contains an invalid argument.", "thinking level on a Gemini 2.5 model"},
+		{"unsigned call before a media-only user turn", public(mutate(func(r map[string]any) {
+			delete(parts(r, 1)[0].(map[string]any), "thoughtSignature")
+			r["contents"] = append(contents(r), map[string]any{"role": "model", "parts": []any{map[string]any{"text": "send it"}}},
+				map[string]any{"role": "user", "parts": []any{map[string]any{"inlineData": map[string]any{"mimeType": "image/png", "data": "iVBO"}}}})
+		})), 400, "Function call is missing a thought_signature", "missing thought signature"},
 		{"no alt=sse", call{path: "/v1internal:streamGenerateContent", body: envelope(valid()),
 			headers: map[string]string{"Authorization": "Bearer " + token}}, 400, "alt=sse", "alt=sse required"},
 		{"form body", call{path: apiPath, body: []byte("a=b"), headers: map[string]string{"x-goog-api-key": apiKey, "Content-Type": "application/x-www-form-urlencoded"}},

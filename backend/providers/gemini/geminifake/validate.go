@@ -23,7 +23,9 @@ type request struct {
 	Tools             []tool    `json:"tools"`
 	GenerationConfig  *struct {
 		ThinkingConfig *struct {
-			IncludeThoughts bool `json:"includeThoughts"`
+			IncludeThoughts bool   `json:"includeThoughts"`
+			ThinkingBudget  *int   `json:"thinkingBudget"`
+			ThinkingLevel   string `json:"thinkingLevel"`
 		} `json:"thinkingConfig"`
 	} `json:"generationConfig"`
 }
@@ -73,7 +75,8 @@ func toolTypes(raw map[string]any) int {
 	return n
 }
 
-// validName is the service's function-name rule (providers.md A10):
+// validName is the service's function-name rule (docs/providers/gemini.md
+// §Request rules):
 // ^[a-zA-Z_][a-zA-Z0-9_.:-]{0,63}$.
 func validName(s string) bool {
 	if s == "" || len(s) > 64 {
@@ -103,9 +106,10 @@ func decodeInto(v any, dst any) *rejection {
 	return nil
 }
 
-// validate applies the service's content rules to a request. rawTools is
-// the normalized tools list, to see every tool type an entry sets.
-func validate(req *request, rawTools []any) *rejection {
+// validate applies the service's content rules to a request for model d.
+// rawTools is the normalized tools list, to see every tool type an entry
+// sets; codeAssist picks the Code Assist wording where it differs.
+func validate(req *request, rawTools []any, d modelDef, codeAssist bool) *rejection {
 	if len(req.Contents) == 0 {
 		return protoInvalid("contents required", "contents", "contents is not specified")
 	}
@@ -123,7 +127,10 @@ func validate(req *request, rawTools []any) *rejection {
 	if rj := validateTurns(req.Contents); rj != nil {
 		return rj
 	}
-	return validateSignatures(req.Contents)
+	if rj := validateSignatures(req.Contents); rj != nil {
+		return rj
+	}
+	return validateThinking(req, d, codeAssist)
 }
 
 func validateTools(tools []tool, raw []any) *rejection {
@@ -168,6 +175,11 @@ func validateContent(i int, c content) *rejection {
 		case n > 1:
 			return invalid("part with two data fields", "Invalid JSON payload received. Oneof field 'data' is already set at '%s'.", field)
 		}
+		if p.Thought {
+			// Stricter than proven: gemini-cli never sends thought parts
+			// (docs/providers/gemini.md §What the fake enforces).
+			return invalid("thought part in contents", msgInvalidArg)
+		}
 		if sig := p.ThoughtSignature; sig != nil && !validBase64(*sig) {
 			return invalid("thought signature encoding",
 				"Invalid value at '%s.thought_signature' (TYPE_BYTES), Base64 decoding failed for %q", field, *sig)
@@ -195,7 +207,28 @@ func validateContent(i int, c content) *rejection {
 			}
 		}
 	}
+	if len(responses(c)) > 0 {
+		for _, p := range c.Parts {
+			if audioOrVideo(p.InlineData) {
+				// Stricter than proven, as gemini-cli strips them "due to
+				// protocol limitations".
+				return invalid("audio or video beside a function response", msgInvalidArg)
+			}
+		}
+	}
 	return nil
+}
+
+// audioOrVideo reports inline data of an audio or video type.
+func audioOrVideo(inline json.RawMessage) bool {
+	if inline == nil {
+		return false
+	}
+	var b struct {
+		MIMEType string `json:"mimeType"`
+	}
+	_ = json.Unmarshal(inline, &b)
+	return strings.HasPrefix(b.MIMEType, "audio/") || strings.HasPrefix(b.MIMEType, "video/")
 }
 
 func calls(c content) []*call {
@@ -245,17 +278,22 @@ func validateTurns(cs []content) *rejection {
 		if len(responses(c)) > 0 && (i == 0 || len(calls(cs[i-1])) == 0) {
 			return invalid("function response must follow function call", msgResponseTurn)
 		}
+		if i > 0 && cs[i-1].Role == c.Role {
+			return invalid("consecutive "+c.Role+" contents", msgAlternate)
+		}
 	}
 	return nil
 }
 
-// validateSignatures: in the active loop (after the last user turn that is
-// not a function response turn), the first functionCall of every model turn
-// carries a thought signature.
+// validateSignatures: in the active loop, the first functionCall of every
+// model turn carries a thought signature. The loop starts after the last
+// user turn with text and no function response (gemini-cli's rule; a
+// media-only turn does not end the loop), or at the start when there is
+// none.
 func validateSignatures(cs []content) *rejection {
 	start := 0
 	for i := len(cs) - 1; i >= 0; i-- {
-		if cs[i].Role == "user" && len(responses(cs[i])) == 0 {
+		if cs[i].Role == "user" && len(responses(cs[i])) == 0 && hasText(cs[i]) {
 			start = i + 1
 			break
 		}
@@ -286,4 +324,42 @@ func validBase64(s string) bool {
 	}
 	_, err := base64.RawURLEncoding.DecodeString(t)
 	return err == nil
+}
+
+func hasText(c content) bool {
+	for _, p := range c.Parts {
+		if p.Text != nil && *p.Text != "" {
+			return true
+		}
+	}
+	return false
+}
+
+// validateThinking checks the thinking config against model d: a budget
+// or a level, never both; a level only for Gemini 3; a budget within a
+// Gemini 2.5 model's range (-1, dynamic, always; 0 where thinking can be
+// turned off). A budget sent to Gemini 3 is accepted, as Google's thinking
+// guide says it is.
+func validateThinking(req *request, d modelDef, codeAssist bool) *rejection {
+	if req.GenerationConfig == nil || req.GenerationConfig.ThinkingConfig == nil {
+		return nil
+	}
+	tc := req.GenerationConfig.ThinkingConfig
+	switch {
+	case tc.ThinkingBudget != nil && tc.ThinkingLevel != "":
+		return invalid("thinking budget and level", msgBudgetAndLevel)
+	case tc.ThinkingLevel != "" && d.minBudget > 0:
+		// Google documents the error, not its wording: stricter than proven.
+		return invalid("thinking level on a Gemini 2.5 model", msgInvalidArg)
+	case tc.ThinkingBudget == nil || d.minBudget == 0:
+		return nil
+	}
+	b := *tc.ThinkingBudget
+	if b == -1 || b == 0 && d.zeroBudget || b >= d.minBudget && b <= d.maxBudget {
+		return nil
+	}
+	if codeAssist {
+		return invalid("thinking budget out of range", msgBudgetRangeFmt, d.minBudget, d.maxBudget)
+	}
+	return invalid("thinking budget out of range", msgBudgetInvalidFmt, b)
 }
