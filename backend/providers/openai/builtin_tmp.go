@@ -1,9 +1,0 @@
-package openai
-
-import "maestro/backend/chat"
-
-// Placeholders until the wire-openai branch lands its built-in table.
-
-func Builtin() []chat.ModelInfo { return nil }
-
-func Lookup(id string) chat.ModelInfo { return chat.ModelInfo{} }
