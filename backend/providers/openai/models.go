@@ -69,13 +69,13 @@ var families = []chat.ModelFamily{
 	{Prefix: "gpt-5.3-codex-spark", Info: reasoner(128000, 0, nil, "")},
 	// gpt-5-chat-latest is the one gpt-5 model that does not reason: it
 	// rejects reasoning.effort and takes temperature.
-	{Prefix: "gpt-5-chat", Info: chat.ModelInfo{ContextWindow: 128000, MaxOutputTokens: 16384}},
+	{Prefix: "gpt-5-chat", Info: chat.ModelInfo{}},
 	{Prefix: "gpt-5", Info: reasoner(400000, 128000, effortsGPT5, "medium")},
 	{Prefix: "o1", Info: reasoner(200000, 100000, effortsO, "medium")},
 	{Prefix: "o3", Info: reasoner(200000, 100000, effortsO, "medium")},
 	{Prefix: "o4", Info: reasoner(200000, 100000, effortsO, "medium")},
 	{Prefix: "gpt-4.1", Info: chat.ModelInfo{ContextWindow: 1047576, MaxOutputTokens: 32768}},
-	{Prefix: "gpt-4o", Info: chat.ModelInfo{ContextWindow: 128000, MaxOutputTokens: 16384}},
+	{Prefix: "gpt-4o", Info: chat.ModelInfo{ContextWindow: 128000}},
 }
 
 // Lookup is what Maestro knows about an OpenAI model id without asking the

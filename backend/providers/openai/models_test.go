@@ -32,11 +32,11 @@ func TestLookup(t *testing.T) {
 		{"gpt-6-astra", 0, 0, true, "", 0},
 		{"gpt-5.3-codex-spark", 128000, 0, true, "", 0},
 		{"gpt-5-mini", 400000, 128000, true, "medium", 4},
-		{"gpt-5-chat-latest", 128000, 16384, false, "", 0},
+		{"gpt-5-chat-latest", 0, 0, false, "", 0},
 		{"o3", 200000, 100000, true, "medium", 3},
 		{"o4-mini", 200000, 100000, true, "medium", 3},
 		{"gpt-4.1-mini", 1047576, 32768, false, "", 0},
-		{"gpt-4o", 128000, 16384, false, "", 0},
+		{"gpt-4o", 128000, 0, false, "", 0},
 	}
 	for _, tt := range tests {
 		got := Lookup(tt.id)
