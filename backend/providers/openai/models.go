@@ -110,19 +110,12 @@ func (m *Model) Models(ctx context.Context) ([]chat.ModelInfo, error) {
 	if err != nil {
 		return nil, err
 	}
-	resp, err := m.client.Do(hr)
+	resp, err := m.do(ctx, hr, "list models")
 	if err != nil {
-		if ctx.Err() != nil {
-			return nil, fmt.Errorf("openai: list models: %w", ctx.Err())
-		}
-		return nil, &providers.HTTPError{Provider: chat.ProviderOpenAI, Kind: providers.KindServer,
-			Message: "list models", Err: err}
+		return nil, err
 	}
 	defer resp.Body.Close()
 	body, err := io.ReadAll(io.LimitReader(resp.Body, maxListBody))
-	if resp.StatusCode < 200 || resp.StatusCode > 299 {
-		return nil, classifyHTTP(resp.StatusCode, resp.Header, body, m.now())
-	}
 	if err != nil {
 		return nil, &providers.HTTPError{Provider: chat.ProviderOpenAI, Status: resp.StatusCode,
 			Kind: providers.KindServer, Message: "read model list", Err: err}

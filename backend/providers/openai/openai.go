@@ -222,20 +222,30 @@ func (m *Model) Stream(ctx context.Context, req chat.Request) (iter.Seq2[chat.Ev
 	if err != nil {
 		return nil, err
 	}
+	resp, err := m.do(ctx, hr, "send request")
+	if err != nil {
+		return nil, err
+	}
+	return m.events(ctx, resp), nil
+}
+
+// do sends hr. A transport failure and a non-2xx answer (classified, its
+// body read and closed) come back as errors; what names the call in them.
+func (m *Model) do(ctx context.Context, hr *http.Request, what string) (*http.Response, error) {
 	resp, err := m.client.Do(hr)
 	if err != nil {
 		if ctx.Err() != nil {
-			return nil, fmt.Errorf("openai: send request: %w", ctx.Err())
+			return nil, fmt.Errorf("openai: %s: %w", what, ctx.Err())
 		}
 		return nil, &providers.HTTPError{Provider: chat.ProviderOpenAI, Kind: providers.KindServer,
-			Message: "send request", Err: err}
+			Message: what, Err: err}
 	}
 	if resp.StatusCode < 200 || resp.StatusCode > 299 {
 		defer resp.Body.Close()
 		body, _ := io.ReadAll(io.LimitReader(resp.Body, maxErrorBody))
 		return nil, classifyHTTP(resp.StatusCode, resp.Header, body, m.now())
 	}
-	return m.events(ctx, resp), nil
+	return resp, nil
 }
 
 // events ranges over the response body, closing it when the range ends.
