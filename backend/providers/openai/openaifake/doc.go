@@ -6,7 +6,8 @@
 // It enforces the rules a real request must pass (docs/providers/openai.md
 // §What the fake enforces): bearer and chatgpt-account-id, a model on the
 // served list (Script.SetModels; DefaultChatGPTModels and DefaultAPIModels
-// otherwise), store:false and stream:true, required instructions, input as
+// otherwise) and, on the ChatGPT backend, not newer than the version
+// header allows, store:false and stream:true, required instructions, input as
 // a list without system messages, no max_output_tokens, temperature or
 // top_p on the ChatGPT backend, no temperature or top_p for reasoning
 // models and no reasoning for the others on the API, no item ids under

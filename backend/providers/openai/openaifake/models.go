@@ -3,6 +3,7 @@ package openaifake
 import (
 	"fmt"
 	"net/http"
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -182,6 +183,23 @@ func part(parts []string, i int) int {
 	}
 	n, _ := strconv.Atoi(parts[i])
 	return n
+}
+
+// checkModel refuses a model off the served list and, on the ChatGPT
+// backend, one whose minimal_client_version is newer than the version
+// header (diegosouzapw/OmniRoute PR #12827). Without the header the
+// backend's answer is reported both ways; the fake does not check.
+func (s *Server) checkModel(model, version string, chatgpt bool) *rejection {
+	served := s.Script.Models(defaultModels(chatgpt))
+	i := slices.Index(served, model)
+	if i < 0 {
+		return unservedModel(model, chatgpt)
+	}
+	if chatgpt && version != "" && versionLess(version, entryFor(model, i).minVersion) {
+		return detail("model needs a newer client version",
+			fmt.Sprintf("The '%s' model requires a newer version of Codex. Please upgrade to the latest app or CLI and try again.", model))
+	}
+	return nil
 }
 
 // unservedModel is the real refusal of a model the account or key cannot

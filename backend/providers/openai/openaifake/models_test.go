@@ -12,6 +12,12 @@ import (
 	"maestro/backend/providers/fake"
 )
 
+func withVersion(v string) http.Header {
+	h := backendHeader()
+	h.Set("Version", v)
+	return h
+}
+
 func apiHeader() http.Header {
 	return http.Header{"Authorization": {"Bearer sk-good"}, "Content-Type": {"application/json"}}
 }
@@ -51,6 +57,9 @@ func TestModelRules(t *testing.T) {
 		{"chatgpt: top_p", ChatGPTPath, backendHeader(), func(b map[string]any) { b["top_p"] = 0.9 }, 400,
 			`{"detail":"Unsupported parameter: top_p"}`},
 		{"chatgpt: a served model", ChatGPTPath, backendHeader(), model("gpt-5.4-mini"), 200, "response.completed"},
+		{"chatgpt: a client too old for the model", ChatGPTPath, withVersion("0.120.0"), nil, 400,
+			`{"detail":"The 'gpt-5.5' model requires a newer version of Codex. Please upgrade to the latest app or CLI and try again."}`},
+		{"chatgpt: a client new enough", ChatGPTPath, withVersion("0.124.0"), nil, 200, "response.completed"},
 		{"api: unknown model", APIPath, apiHeader(), model("gpt-9"), 404,
 			`{"error":{"message":"The model ` + "`gpt-9`" + ` does not exist or you do not have access to it.","type":"invalid_request_error","param":null,"code":"model_not_found"}}`},
 		{"api: temperature to a reasoning model", APIPath, apiHeader(), temp, 400,

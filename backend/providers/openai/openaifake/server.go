@@ -117,9 +117,11 @@ func (s *Server) model(w http.ResponseWriter, r *http.Request, chatgpt bool) {
 	var model struct {
 		Model string `json:"model"`
 	}
-	if json.Unmarshal(body, &model) == nil && model.Model != "" && !s.Script.Serves(model.Model, defaultModels(chatgpt)) {
-		s.reject(w, rec, unservedModel(model.Model, chatgpt))
-		return
+	if json.Unmarshal(body, &model) == nil && model.Model != "" {
+		if rej := s.checkModel(model.Model, r.Header.Get("Version"), chatgpt); rej != nil {
+			s.reject(w, rec, rej)
+			return
+		}
 	}
 	p, rej := checkBody(body, chatgpt)
 	if rej != nil {
