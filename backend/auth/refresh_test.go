@@ -49,7 +49,7 @@ func stream(ctx context.Context, c Credentials, provider string) (string, error)
 		Stream(context.Context, chat.Request) (iter.Seq2[chat.Event, error], error)
 	}
 	var m streamer
-	model := "gpt-5-codex"
+	model := openai.Builtin()[0].ID // a model the ChatGPT fake serves
 	switch provider {
 	case chat.ProviderOpenAI:
 		m = openai.New(openai.WithHTTPClient(c.HTTPClient), openai.WithAccountID(c.AccountID), openai.WithBaseURL(c.BaseURL))

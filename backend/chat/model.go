@@ -44,6 +44,10 @@ type ModelInfo struct {
 	DefaultEffort string   `json:"defaultEffort,omitempty"`
 	// Preview marks a model the provider labels preview or experimental.
 	Preview bool `json:"preview,omitempty"`
+	// NoParallelToolCalls is set when the provider says the model takes one
+	// tool call per step (OpenAI's supports_parallel_tool_calls: false). The
+	// zero value lets the model call several tools at once.
+	NoParallelToolCalls bool `json:"noParallelToolCalls,omitempty"`
 }
 
 // Known reports whether m describes a model (rather than being the zero
@@ -86,6 +90,7 @@ func (m ModelInfo) Fill(base ModelInfo) ModelInfo {
 		m.DefaultEffort = base.DefaultEffort
 	}
 	m.Preview = m.Preview || base.Preview
+	m.NoParallelToolCalls = m.NoParallelToolCalls || base.NoParallelToolCalls
 	return m
 }
 

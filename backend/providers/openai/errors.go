@@ -15,7 +15,8 @@ import (
 )
 
 // wireError is an error object as the ChatGPT backend and the API send it
-// (C9): {"type","code","message","param"} plus the usage-limit fields.
+// (docs/providers/openai.md §Errors): {"type","code","message","param"}
+// plus the usage-limit fields.
 type wireError struct {
 	Type            flexString `json:"type"`
 	Code            flexString `json:"code"`
@@ -70,17 +71,14 @@ func classifyHTTP(status int, h http.Header, body []byte, now time.Time) *provid
 	}
 	effective := status
 	if status == http.StatusNotFound && mentionsLimit(body) {
-		// C9 [obs]: usage limits have been seen as 404s.
+		// §Errors [obs]: usage limits have been seen as 404s.
 		effective = http.StatusTooManyRequests
 	}
-	switch e.Code {
-	case "usage_limit_reached", "usage_not_included", "insufficient_quota":
-		e.Kind = providers.KindQuota
-	case "context_length_exceeded":
-		e.Kind = providers.KindContextTooLarge
-	case "server_is_overloaded", "slow_down":
-		e.Kind = providers.KindOverloaded
-	default:
+	if kind, code, ok := classifyMessage(status, e.Message); ok {
+		e.Kind, e.Code = kind, code
+	} else if kind, ok := codeKinds[e.Code]; ok {
+		e.Kind = kind
+	} else {
 		e.Kind = providers.KindForStatus(effective)
 	}
 	e.RetryAfter = retryAfter(h, now)
@@ -98,6 +96,55 @@ func classifyHTTP(status int, h http.Header, body []byte, now time.Time) *provid
 		}
 	}
 	return e
+}
+
+// codeKinds classifies the error codes and types the services send
+// (docs/providers/openai.md §Errors).
+var codeKinds = map[string]providers.Kind{
+	"usage_limit_reached":     providers.KindQuota,
+	"insufficient_quota":      providers.KindQuota,
+	"usage_not_included":      providers.KindEntitlement,
+	"context_length_exceeded": providers.KindContextTooLarge,
+	"server_is_overloaded":    providers.KindOverloaded,
+	"slow_down":               providers.KindOverloaded,
+	"rate_limit_exceeded":     providers.KindRateLimit,
+	"model_not_found":         providers.KindModelUnavailable,
+}
+
+// messageRules classify the ChatGPT backend's answers that carry only a
+// message ({"detail":"…"}), each under a stable code the UI shows a
+// specific card for (docs/providers/openai.md §Errors).
+var messageRules = []struct {
+	code  string
+	kind  providers.Kind
+	match func(status int, msg string) bool
+}{
+	{"model_not_supported", providers.KindModelUnavailable, containsFold("model is not supported when using Codex with a ChatGPT account")},
+	{"client_version_too_old", providers.KindModelUnavailable, containsFold("requires a newer version of Codex")},
+	{"instructions_not_valid", providers.KindInvalidRequest, containsFold("Instructions are not valid")},
+	{"system_messages_not_allowed", providers.KindInvalidRequest, containsFold("System messages are not allowed")},
+	// A bare 403: what the originator check answers (earendil-works/pi
+	// #1828 reports the status only; Codex shows such an answer as
+	// "Unknown error"). A 403 with a body (Cloudflare's page, a JSON
+	// error) is not this one.
+	{"originator_rejected", providers.KindForbidden, func(status int, msg string) bool {
+		return status == http.StatusForbidden && strings.TrimSpace(msg) == ""
+	}},
+}
+
+func containsFold(sub string) func(int, string) bool {
+	sub = strings.ToLower(sub)
+	return func(_ int, msg string) bool { return strings.Contains(strings.ToLower(msg), sub) }
+}
+
+// classifyMessage applies messageRules.
+func classifyMessage(status int, msg string) (providers.Kind, string, bool) {
+	for _, r := range messageRules {
+		if r.match(status, msg) {
+			return r.kind, r.code, true
+		}
+	}
+	return "", "", false
 }
 
 // decodeErrorBody reads {"error":{…}}, {"error":"…"}, {"detail":"…"} and
@@ -204,7 +251,8 @@ func headerResetAt(h http.Header) time.Time {
 }
 
 // tryAgainIn parses "… try again in 1.5s", "in 20ms" or "in 35 seconds"
-// from a rate-limit message (C9); 0 when there is none.
+// from a rate-limit message (docs/providers/openai.md §Errors); 0 when
+// there is none.
 func tryAgainIn(msg string) time.Duration {
 	const marker = "try again in"
 	i := strings.Index(strings.ToLower(msg), marker)
@@ -232,7 +280,9 @@ func tryAgainIn(msg string) time.Duration {
 	return 0
 }
 
-// streamFailure is the error for response.failed and "error" events (C9).
+// streamFailure is the error for response.failed and "error" events
+// (docs/providers/openai.md §Errors). An unknown code stays a server error,
+// which is retried.
 func streamFailure(we *wireError, fallback string) *providers.HTTPError {
 	e := &providers.HTTPError{Provider: chat.ProviderOpenAI, Status: 200, Kind: providers.KindServer, Message: fallback}
 	if we == nil {
@@ -242,19 +292,20 @@ func streamFailure(we *wireError, fallback string) *providers.HTTPError {
 	if we.Message != "" {
 		e.Message = we.Message
 	}
-	switch e.Code {
-	case "context_length_exceeded":
-		e.Kind = providers.KindContextTooLarge
-	case "insufficient_quota", "usage_not_included", "usage_limit_reached":
-		e.Kind = providers.KindQuota
+	if kind, code, ok := classifyMessage(200, we.Message); ok && we.Message != "" {
+		e.Kind, e.Code = kind, code
+		return e
+	}
+	if kind, ok := codeKinds[e.Code]; ok {
+		e.Kind = kind
+	}
+	switch e.Kind {
+	case providers.KindQuota:
 		if we.ResetsAt > 0 {
 			e.ResetAt = time.Unix(int64(we.ResetsAt), 0)
 		}
-	case "rate_limit_exceeded":
-		e.Kind = providers.KindRateLimit
+	case providers.KindRateLimit:
 		e.RetryAfter = tryAgainIn(we.Message)
-	case "server_is_overloaded", "slow_down":
-		e.Kind = providers.KindOverloaded
 	}
 	return e
 }

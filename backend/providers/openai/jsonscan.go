@@ -228,7 +228,7 @@ func jsonInt(val []byte, n *int) error {
 	return json.Unmarshal(val, n)
 }
 
-// eventKind is the role of an event type in the grammar (C8).
+// eventKind is the role of an event type in the grammar (docs/providers/openai.md §Stream events).
 type eventKind uint8
 
 const (

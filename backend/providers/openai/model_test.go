@@ -115,6 +115,7 @@ func TestStreamChatGPTHeaders(t *testing.T) {
 		"Chatgpt-Account-Id": "acc_1", "Originator": "maestro", "Session_id": "sess-1",
 		"User-Agent": "maestro/1.2.3 (" + runtime.GOOS + " " + runtime.GOARCH + ")",
 		"Accept":     "text/event-stream", "Content-Type": "application/json", "Openai-Beta": "responses=experimental",
+		"Version": DefaultClientVersion,
 	}
 	for k, v := range want {
 		if got := rec.Header.Get(k); got != v {

@@ -2,6 +2,7 @@ package openai
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -9,6 +10,7 @@ import (
 	"iter"
 	"log/slog"
 	"net/http"
+	"os"
 	"runtime"
 	"strings"
 	"sync/atomic"
@@ -28,7 +30,8 @@ const (
 	APIPath     = "/v1/responses"
 
 	// DefaultOriginator names Maestro in the originator header and the
-	// User-Agent. Reimplementations send their own name (providers.md C2).
+	// User-Agent. Reimplementations send their own name
+	// (docs/providers/openai.md §Endpoints and headers).
 	DefaultOriginator = "maestro"
 	// DefaultIdleTimeout is Codex's stream idle timeout
 	// (DEFAULT_STREAM_IDLE_TIMEOUT_MS).
@@ -48,9 +51,12 @@ type Model struct {
 	accountID  string
 	originator string
 	version    string
-	idle       time.Duration
-	log        *slog.Logger
-	now        func() time.Time
+	// clientVersion is the Codex version the ChatGPT backend gates models
+	// by (models.go).
+	clientVersion string
+	idle          time.Duration
+	log           *slog.Logger
+	now           func() time.Time
 }
 
 // Option configures a Model.
@@ -77,6 +83,11 @@ func WithVersion(v string) Option { return func(m *Model) { m.version = v } }
 // WithOriginator overrides the originator header (default "maestro").
 func WithOriginator(o string) Option { return func(m *Model) { m.originator = o } }
 
+// WithClientVersion sets the Codex client version sent to the ChatGPT
+// backend (default: $MAESTRO_CODEX_CLIENT_VERSION, else
+// DefaultClientVersion).
+func WithClientVersion(v string) Option { return func(m *Model) { m.clientVersion = v } }
+
 // WithIdleTimeout ends a stream that sends nothing for d (0 disables).
 func WithIdleTimeout(d time.Duration) Option { return func(m *Model) { m.idle = d } }
 
@@ -86,12 +97,13 @@ func WithLogger(l *slog.Logger) Option { return func(m *Model) { m.log = l } }
 // New returns a Model in ChatGPT mode unless WithAPIKey is given.
 func New(opts ...Option) *Model {
 	m := &Model{
-		client:     http.DefaultClient,
-		originator: DefaultOriginator,
-		version:    "dev",
-		idle:       DefaultIdleTimeout,
-		log:        slog.New(slog.DiscardHandler),
-		now:        time.Now,
+		client:        http.DefaultClient,
+		originator:    DefaultOriginator,
+		version:       "dev",
+		clientVersion: cmp.Or(strings.TrimSpace(os.Getenv(ClientVersionEnv)), DefaultClientVersion),
+		idle:          DefaultIdleTimeout,
+		log:           slog.New(slog.DiscardHandler),
+		now:           time.Now,
 	}
 	for _, o := range opts {
 		o(m)
@@ -101,18 +113,36 @@ func New(opts ...Option) *Model {
 
 // URL is the endpoint the Model posts to.
 func (m *Model) URL() string {
-	base := strings.TrimRight(m.baseURL, "/")
 	if m.apiKey != "" {
-		if base == "" {
-			base = DefaultAPIBaseURL
-		}
-		return strings.TrimSuffix(base, "/v1") + APIPath
+		return m.apiBase() + APIPath
 	}
-	if base == "" {
-		base = DefaultChatGPTBaseURL
+	return m.chatgptBase() + ChatGPTPath
+}
+
+// apiBase is the API host root, without a trailing /v1.
+func (m *Model) apiBase() string {
+	return strings.TrimSuffix(cmp.Or(strings.TrimRight(m.baseURL, "/"), DefaultAPIBaseURL), "/v1")
+}
+
+// chatgptBase is the ChatGPT host root, without /backend-api[/codex].
+func (m *Model) chatgptBase() string {
+	base := cmp.Or(strings.TrimRight(m.baseURL, "/"), DefaultChatGPTBaseURL)
+	return strings.TrimSuffix(strings.TrimSuffix(base, "/codex"), "/backend-api")
+}
+
+// setClientHeaders sets what both endpoints of a mode want: the
+// User-Agent, and the API key or the Codex identity headers
+// (docs/providers/openai.md §Endpoints and headers).
+func (m *Model) setClientHeaders(h http.Header) {
+	h.Set("User-Agent", fmt.Sprintf("%s/%s (%s %s)", m.originator, m.version, runtime.GOOS, runtime.GOARCH))
+	if m.apiKey != "" {
+		h.Set("Authorization", "Bearer "+m.apiKey)
+		return
 	}
-	base = strings.TrimSuffix(strings.TrimSuffix(base, "/codex"), "/backend-api")
-	return base + ChatGPTPath
+	// Assigned directly to keep Codex's spelling; Set would canonicalise.
+	h["ChatGPT-Account-ID"] = []string{m.accountID}
+	h["originator"] = []string{m.originator}
+	h["version"] = []string{m.clientVersion}
 }
 
 // newRequest renders req into an HTTP request for this mode.
@@ -122,10 +152,7 @@ func (m *Model) newRequest(ctx context.Context, req chat.Request) (*http.Request
 	}
 	body, warns := toRequest(req)
 	if m.apiKey != "" {
-		// The public API takes these; the ChatGPT backend rejects
-		// max_output_tokens and is not known to honour temperature.
-		body.MaxOutputTokens = req.MaxOutputTokens
-		body.Temperature = req.Temperature
+		warns = append(warns, apiOnly(&body, req, modelInfo(req))...)
 	} else if req.MaxOutputTokens > 0 || req.Temperature != nil {
 		warns = append(warns, "max output tokens and temperature are not sent to the chatgpt backend")
 	}
@@ -143,19 +170,36 @@ func (m *Model) newRequest(ctx context.Context, req chat.Request) (*http.Request
 	h := hr.Header
 	h.Set("Content-Type", "application/json")
 	h.Set("Accept", "text/event-stream")
-	h.Set("User-Agent", fmt.Sprintf("%s/%s (%s %s)", m.originator, m.version, runtime.GOOS, runtime.GOARCH))
+	m.setClientHeaders(h)
 	if m.apiKey != "" {
-		h.Set("Authorization", "Bearer "+m.apiKey)
 		return hr, nil
 	}
-	// Assigned directly to keep Codex's spelling; Set would canonicalise.
-	h["ChatGPT-Account-ID"] = []string{m.accountID}
-	h["originator"] = []string{m.originator}
 	h.Set("OpenAI-Beta", "responses=experimental")
 	if req.SessionID != "" {
 		h["session_id"] = []string{req.SessionID}
 	}
 	return hr, nil
+}
+
+// apiOnly sets the fields only the public API takes (the ChatGPT backend
+// rejects both, docs/providers/openai.md §Request rules): max_output_tokens,
+// bounded by the model's limit, and temperature, which reasoning models
+// reject.
+func apiOnly(body *request, req chat.Request, info chat.ModelInfo) []string {
+	var warns []string
+	body.MaxOutputTokens = req.MaxOutputTokens
+	if limit := info.MaxOutputTokens; limit > 0 && body.MaxOutputTokens > limit {
+		warns = append(warns, fmt.Sprintf("max output tokens %d lowered to %s's limit of %d", body.MaxOutputTokens, req.Model, limit))
+		body.MaxOutputTokens = limit
+	}
+	if req.Temperature != nil {
+		if info.Reasoning {
+			warns = append(warns, fmt.Sprintf("temperature not sent: %s is a reasoning model", req.Model))
+		} else {
+			body.Temperature = req.Temperature
+		}
+	}
+	return warns
 }
 
 // marshal encodes compactly without HTML escaping, so "<" in a prompt
@@ -178,20 +222,30 @@ func (m *Model) Stream(ctx context.Context, req chat.Request) (iter.Seq2[chat.Ev
 	if err != nil {
 		return nil, err
 	}
+	resp, err := m.do(ctx, hr, "send request")
+	if err != nil {
+		return nil, err
+	}
+	return m.events(ctx, resp), nil
+}
+
+// do sends hr. A transport failure and a non-2xx answer (classified, its
+// body read and closed) come back as errors; what names the call in them.
+func (m *Model) do(ctx context.Context, hr *http.Request, what string) (*http.Response, error) {
 	resp, err := m.client.Do(hr)
 	if err != nil {
 		if ctx.Err() != nil {
-			return nil, fmt.Errorf("openai: send request: %w", ctx.Err())
+			return nil, fmt.Errorf("openai: %s: %w", what, ctx.Err())
 		}
 		return nil, &providers.HTTPError{Provider: chat.ProviderOpenAI, Kind: providers.KindServer,
-			Message: "send request", Err: err}
+			Message: what, Err: err}
 	}
 	if resp.StatusCode < 200 || resp.StatusCode > 299 {
 		defer resp.Body.Close()
 		body, _ := io.ReadAll(io.LimitReader(resp.Body, maxErrorBody))
 		return nil, classifyHTTP(resp.StatusCode, resp.Header, body, m.now())
 	}
-	return m.events(ctx, resp), nil
+	return resp, nil
 }
 
 // events ranges over the response body, closing it when the range ends.

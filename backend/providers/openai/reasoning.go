@@ -3,7 +3,7 @@ package openai
 import "encoding/json"
 
 // reasoningItem is a reasoning item as it is stored in
-// ReasoningPart.ProviderData["openai"] and replayed in input (C7):
+// ReasoningPart.ProviderData["openai"] and replayed in input (docs/providers/openai.md §Input items):
 // {"type":"reasoning","summary":[…],"encrypted_content":"…"}. It has no id
 // (store:false) and no status.
 type reasoningItem struct {

@@ -1,8 +1,10 @@
 package openai
 
 import (
+	"cmp"
 	"encoding/json"
 	"fmt"
+	"slices"
 	"strings"
 
 	"maestro/backend/chat"
@@ -13,11 +15,14 @@ import (
 // array_above_max_length, so toRequest sends the first 128 and warns.
 const MaxTools = 128
 
-// request is the Responses body (providers.md C6).
+// request is the Responses body (docs/providers/openai.md §Request rules).
+// The fields are in the order they are written: everything that stays the
+// same for the steps of a turn first and input last, so consecutive
+// requests share a byte-identical prefix for the service's prompt cache
+// (§Caching).
 type request struct {
 	Model             string           `json:"model"`
 	Instructions      string           `json:"instructions"`
-	Input             []any            `json:"input"`
 	Tools             []tool           `json:"tools"`
 	ToolChoice        string           `json:"tool_choice"`
 	ParallelToolCalls bool             `json:"parallel_tool_calls"`
@@ -26,10 +31,10 @@ type request struct {
 	Stream            bool             `json:"stream"`
 	Include           []string         `json:"include,omitempty"`
 	PromptCacheKey    string           `json:"prompt_cache_key,omitempty"`
-	// API-key mode only; toRequest leaves them zero (C6 obs: the ChatGPT
-	// backend rejects max_output_tokens under store:false).
+	// API-key mode only (apiOnly); the ChatGPT backend rejects both.
 	MaxOutputTokens int      `json:"max_output_tokens,omitempty"`
 	Temperature     *float64 `json:"temperature,omitempty"`
+	Input           []any    `json:"input"`
 }
 
 type reasoningConfig struct {
@@ -45,7 +50,7 @@ type tool struct {
 	Parameters  json.RawMessage `json:"parameters"`
 }
 
-// Input items (C7). Item ids are never sent: under store:false the server
+// Input items (docs/providers/openai.md §Input items). Item ids are never sent: under store:false the server
 // answers 404 "Item with id … not found" for any id.
 type message struct {
 	Type    string        `json:"type"`
@@ -83,29 +88,84 @@ const emptySchema = `{"type":"object","properties":{}}`
 // always gives the same body. Warnings name what was dropped or changed.
 func toRequest(req chat.Request) (request, []string) {
 	r := renderer{req: req}
+	info := modelInfo(req)
 	body := request{
-		Model:             req.Model,
-		Instructions:      strings.TrimSpace(req.System),
-		Input:             r.input(),
-		Tools:             r.tools(),
-		ToolChoice:        "auto",
-		ParallelToolCalls: !req.FollowUp,
+		Model:        req.Model,
+		Instructions: strings.TrimSpace(req.System),
+		Tools:        r.tools(),
+		ToolChoice:   "auto",
+		// A per-model constant, as Codex sends it: a value that changed
+		// between the steps of a turn would break the cached prefix.
+		ParallelToolCalls: !info.NoParallelToolCalls,
 		Store:             false,
 		Stream:            true,
 		PromptCacheKey:    req.SessionID,
+		Input:             r.input(),
 	}
 	if body.Instructions == "" {
 		body.Instructions = DefaultInstructions
 	}
-	if req.Reasoning != nil {
-		effort := req.Reasoning.Effort
-		if effort == "" {
-			effort = "medium"
-		}
-		body.Reasoning = &reasoningConfig{Effort: effort, Summary: "auto"}
+	body.Reasoning = r.reasoning(info)
+	if body.Reasoning != nil {
+		// Under store:false the reasoning of one step reaches the next
+		// only as encrypted_content, which must be asked for.
 		body.Include = []string{"reasoning.encrypted_content"}
 	}
 	return body, r.warns
+}
+
+// reasoning is the reasoning config for a reasoning model, sent whether or
+// not the caller asked for thinking: the effort asked for, else the
+// model's default, else medium, moved to the nearest effort the model
+// offers. Other models get none: they reject reasoning.effort.
+func (r *renderer) reasoning(info chat.ModelInfo) *reasoningConfig {
+	asked := ""
+	if r.req.Reasoning != nil {
+		asked = r.req.Reasoning.Effort
+	}
+	if !info.Reasoning {
+		if asked != "" {
+			r.warnf("reasoning effort not sent: %s is not a reasoning model", r.req.Model)
+		}
+		return nil
+	}
+	effort := cmp.Or(asked, info.DefaultEffort, "medium")
+	if near := nearestEffort(effort, info.Efforts); near != effort {
+		r.warnf("reasoning effort %q is not offered by %s; sent %q", effort, r.req.Model, near)
+		effort = near
+	}
+	return &reasoningConfig{Effort: effort, Summary: "auto"}
+}
+
+// effortRank orders the efforts OpenAI's models take, least first.
+var effortRank = map[string]int{"none": 0, "minimal": 1, "low": 2, "medium": 3, "high": 4, "xhigh": 5, "max": 6, "ultra": 7}
+
+// nearestEffort is effort if offered (or nothing is known), else the
+// offered effort closest to it, the lower one on a tie (Codex's
+// nearest_effort does the same).
+func nearestEffort(effort string, offered []string) string {
+	if len(offered) == 0 || slices.Contains(offered, effort) {
+		return effort
+	}
+	want, ok := effortRank[effort]
+	if !ok {
+		want = effortRank["medium"]
+	}
+	best, bestDist := offered[0], -1
+	for _, o := range offered {
+		rank, ok := effortRank[o]
+		if !ok {
+			continue
+		}
+		d := rank - want
+		if d < 0 {
+			d = -d
+		}
+		if bestDist < 0 || d < bestDist {
+			best, bestDist = o, d
+		}
+	}
+	return best
 }
 
 type renderer struct {
@@ -155,7 +215,8 @@ func (r *renderer) tools() []tool {
 	return out
 }
 
-// validToolName reports whether name matches ^[a-zA-Z0-9_-]{1,64}$ (C10).
+// validToolName reports whether name matches ^[a-zA-Z0-9_-]{1,64}$
+// (docs/providers/openai.md §Request rules).
 func validToolName(name string) bool {
 	if len(name) == 0 || len(name) > 64 {
 		return false

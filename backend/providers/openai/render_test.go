@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"flag"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -47,7 +48,7 @@ func ok(callID, name, data string) chat.ToolResult {
 
 func baseRequest(msgs ...chat.Message) chat.Request {
 	return chat.Request{
-		Model: "gpt-5-codex", SessionID: "sess-1", Messages: msgs,
+		Model: "gpt-5.5", SessionID: "sess-1", Messages: msgs,
 		Tools: []chat.Tool{
 			{Name: "fs__read_file", Canonical: "fs.read_file", Description: "Read a file.", InputSchema: json.RawMessage(schema)},
 			{Name: "fs__list", Canonical: "fs.list", Description: "List a directory.", InputSchema: json.RawMessage(schema)},
@@ -212,25 +213,61 @@ func TestRenderRules(t *testing.T) {
 	first := baseRequest(user("hi"))
 	follow := first
 	follow.FollowUp = true
+	serial := first
+	serial.Info = chat.ModelInfo{ID: "gpt-5.5", Reasoning: true, NoParallelToolCalls: true}
+	nonReasoning := first
+	nonReasoning.Model = "gpt-4.1"
+	nonReasoning.Reasoning = &chat.Reasoning{Effort: "high"}
+	clamped := first
+	clamped.Reasoning = &chat.Reasoning{Effort: "minimal"}
+	listed := first
+	listed.Info = chat.ModelInfo{ID: "gpt-5.5", Reasoning: true, Efforts: []string{"low", "medium"}, DefaultEffort: "low"}
+	stale := first
+	stale.Info = chat.ModelInfo{ID: "gpt-5.4", Reasoning: false} // for another model: ignored
 	bad := baseRequest(user("hi"))
 	bad.Tools = append(bad.Tools, chat.Tool{Name: "has.dot", Canonical: "x.has.dot"},
 		chat.Tool{Name: "fs__list", Canonical: "fs.list"})
+	effort := func(b request) string {
+		if b.Reasoning == nil {
+			return ""
+		}
+		return b.Reasoning.Effort
+	}
 	tests := []struct {
 		name  string
 		req   chat.Request
 		check func(request, []string) string
 	}{
-		{"parallel on a first request", first, func(b request, _ []string) string {
+		{"parallel tool calls on a first request", first, func(b request, _ []string) string {
 			return cond(b.ParallelToolCalls, "parallel_tool_calls = false; want true")
 		}},
-		{"no parallel on follow-ups", follow, func(b request, _ []string) string {
-			return cond(!b.ParallelToolCalls, "parallel_tool_calls = true; want false")
+		{"the same on a follow-up", follow, func(b request, _ []string) string {
+			return cond(b.ParallelToolCalls, "parallel_tool_calls = false on a follow-up; want the model's constant true")
+		}},
+		{"none for a model that says so", serial, func(b request, _ []string) string {
+			return cond(!b.ParallelToolCalls, "parallel_tool_calls = true; want false from the model info")
 		}},
 		{"default instructions", first, func(b request, _ []string) string {
 			return cond(b.Instructions == DefaultInstructions, "instructions = "+b.Instructions)
 		}},
-		{"stateless streaming", first, func(b request, _ []string) string {
-			return cond(!b.Store && b.Stream && b.Reasoning == nil && b.Include == nil, "store/stream/reasoning wrong")
+		{"reasoning models always get reasoning and encrypted content", first, func(b request, _ []string) string {
+			return cond(!b.Store && b.Stream && effort(b) == "medium" && b.Reasoning.Summary == "auto" &&
+				reflect.DeepEqual(b.Include, []string{"reasoning.encrypted_content"}),
+				fmt.Sprintf("store %v stream %v reasoning %+v include %v; want false, true, medium/auto, encrypted content",
+					b.Store, b.Stream, b.Reasoning, b.Include))
+		}},
+		{"other models get neither", nonReasoning, func(b request, w []string) string {
+			return cond(b.Reasoning == nil && b.Include == nil && len(w) == 1,
+				fmt.Sprintf("reasoning %+v include %v warnings %q; want none and one warning", b.Reasoning, b.Include, w))
+		}},
+		{"an effort the model lacks moves to the nearest", clamped, func(b request, w []string) string {
+			return cond(effort(b) == "low" && len(w) == 1, fmt.Sprintf("effort %q warnings %q; want low and a warning", effort(b), w))
+		}},
+		{"the list's default effort", listed, func(b request, _ []string) string {
+			return cond(effort(b) == "low", "effort = "+effort(b)+"; want the list's default low")
+		}},
+		{"info for another model is ignored", stale, func(b request, _ []string) string {
+			return cond(effort(b) == "medium", "effort = "+effort(b)+"; want gpt-5.5's from the table")
 		}},
 		{"invalid and duplicate tool names dropped", bad, func(b request, w []string) string {
 			return cond(len(b.Tools) == 2 && len(w) == 2, fmt.Sprintf("got %d tools, warnings %q; want 2 tools, 2 warnings", len(b.Tools), w))
@@ -242,6 +279,50 @@ func TestRenderRules(t *testing.T) {
 			body, warns := toRequest(tt.req)
 			if msg := tt.check(body, warns); msg != "" {
 				t.Error(msg)
+			}
+		})
+	}
+}
+
+// API-key mode sends max_output_tokens (bounded) and temperature, the latter
+// only to models that are not reasoning models; ChatGPT mode sends neither.
+func TestModeOnlyFields(t *testing.T) {
+	t.Parallel()
+	temp := 0.3
+	tests := []struct {
+		name    string
+		apiKey  string
+		model   string
+		maxOut  int
+		wantMax int
+		wantT   bool
+	}{
+		{"api, reasoning model", "sk", "gpt-5.5", 1000, 1000, false},
+		{"api, o-series", "sk", "o3", 1000, 1000, false},
+		{"api, not reasoning", "sk", "gpt-4.1", 1000, 1000, true},
+		{"api, over the model's limit", "sk", "gpt-4.1", 100000, 32768, true},
+		{"chatgpt", "", "gpt-5.5", 1000, 0, false},
+		{"chatgpt, not reasoning", "", "gpt-4.1", 1000, 0, false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			req := baseRequest(user("hi"))
+			req.Model, req.MaxOutputTokens, req.Temperature = tt.model, tt.maxOut, &temp
+			m := New(WithAPIKey(tt.apiKey), WithAccountID("acc"), WithBaseURL("http://127.0.0.1:9"))
+			hr, err := m.newRequest(t.Context(), req)
+			if err != nil {
+				t.Fatal(err)
+			}
+			b, _ := io.ReadAll(hr.Body)
+			var got struct {
+				MaxOutputTokens int      `json:"max_output_tokens"`
+				Temperature     *float64 `json:"temperature"`
+				TopP            *float64 `json:"top_p"`
+			}
+			_ = json.Unmarshal(b, &got)
+			if got.MaxOutputTokens != tt.wantMax || (got.Temperature != nil) != tt.wantT || got.TopP != nil {
+				t.Errorf("max_output_tokens %d, temperature %v; want %d, sent %v", got.MaxOutputTokens, got.Temperature, tt.wantMax, tt.wantT)
 			}
 		})
 	}

@@ -96,8 +96,8 @@ func TestRoundTripToolLoop(t *testing.T) {
 		types[i], _ = it["type"].(string)
 	}
 	want := []string{"message", "reasoning", "message", "function_call", "function_call_output"}
-	if !reflect.DeepEqual(types, want) || body.ParallelToolCalls {
-		t.Errorf("follow-up input %v, parallel %v; want %v and false", types, body.ParallelToolCalls, want)
+	if !reflect.DeepEqual(types, want) || !body.ParallelToolCalls {
+		t.Errorf("follow-up input %v, parallel %v; want %v and gpt-5.5's true", types, body.ParallelToolCalls, want)
 	}
 }
 
@@ -119,7 +119,9 @@ func TestRoundTripErrors(t *testing.T) {
 			func(e *providers.HTTPError) bool {
 				return time.Until(e.ResetAt) > 590*time.Second && strings.Contains(e.Message, "plus")
 			}},
-		{fake.Reply{Error: "usage_not_included"}, false, providers.KindQuota, "usage_not_included", nil},
+		{fake.Reply{Error: "usage_not_included"}, false, providers.KindEntitlement, "usage_not_included", nil},
+		{fake.Reply{Error: "instructions_not_valid"}, false, providers.KindInvalidRequest, "instructions_not_valid", nil},
+		{fake.Reply{Error: "originator_rejected"}, false, providers.KindForbidden, "originator_rejected", nil},
 		{fake.Reply{Error: "server"}, false, providers.KindServer, "server_error", nil},
 		{fake.Reply{Error: "context_too_large"}, true, providers.KindContextTooLarge, "context_length_exceeded", nil},
 		{fake.Reply{Error: "stream_error"}, true, providers.KindServer, "server_error", nil},

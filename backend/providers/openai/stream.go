@@ -12,7 +12,7 @@ import (
 	"maestro/backend/providers"
 )
 
-// wireEvent is the union of the SSE payloads parseStream reads (C8). Only
+// wireEvent is the union of the SSE payloads parseStream reads (docs/providers/openai.md §Stream events). Only
 // the fields used are decoded.
 type wireEvent struct {
 	deltaFields

@@ -162,7 +162,7 @@ func TestParseStreamErrors(t *testing.T) {
 			providers.KindRateLimit, "rate_limit_exceeded", "", 20 * time.Millisecond},
 		{"usage not included", stream(
 			`{"type":"response.failed","response":{"error":{"code":"usage_not_included","message":"not in plan"}}}`), 0,
-			providers.KindQuota, "usage_not_included", "not in plan", 0},
+			providers.KindEntitlement, "usage_not_included", "not in plan", 0},
 		{"failed without error", stream(`{"type":"response.failed","response":{"id":"resp_1"}}`), 0,
 			providers.KindServer, "", "response failed", 0},
 		{"top-level error event", stream(`{"type":"error","code":"server_error","message":"boom","param":null,"sequence_number":3}`), 0,

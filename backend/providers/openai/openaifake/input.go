@@ -21,7 +21,8 @@ type inputItem struct {
 	EncryptedContent json.RawMessage `json:"encrypted_content"`
 }
 
-// checkInput enforces the item shapes of C7 and the pairing invariant:
+// checkInput enforces the item shapes of docs/providers/openai.md §Input
+// items and the pairing invariant:
 // every function_call_output has its function_call and vice versa.
 func checkInput(items []json.RawMessage, chatgpt, stateless bool, p *parsed) *rejection {
 	var calls, outputs []string

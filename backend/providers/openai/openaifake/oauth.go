@@ -17,9 +17,9 @@ import (
 	"maestro/backend/providers/fakes"
 )
 
-// The ChatGPT sign-in server (providers.md C1–C5, C11). The constants are
-// repeated rather than imported so the fake checks the client
-// independently.
+// The ChatGPT sign-in server (docs/providers/openai.md §Sign-in). The
+// constants are repeated rather than imported so the fake checks the
+// client independently.
 const (
 	OAuthClientID = "app_EMoamEEZ73f0CkXaXp7hrann"
 	AuthorizePath = "/oauth/authorize"
@@ -97,7 +97,7 @@ func (s *Server) mountOAuth() {
 	o := s.oauthConfig()
 	o.issuer = fakes.NewIssuer(fakes.Config{
 		AccessTTL: o.ttl,
-		Rotate:    true, // refresh tokens are single-use (C5)
+		Rotate:    true, // refresh tokens are single-use (docs/providers/openai.md §Sign-in)
 		Now:       func() time.Time { return s.now() },
 		MintAccess: func(sub fakes.Subject, scope string, exp time.Time) string {
 			return fakes.JWT(map[string]any{
@@ -148,7 +148,7 @@ func (o *oauthState) redirectAllowed(raw string) bool {
 }
 
 // oauthAuthorize is the sign-in page: it checks the request the way the real
-// server does (C2, C11) and approves it at once with a redirect carrying
+// server does (docs/providers/openai.md §Sign-in) and approves it at once with a redirect carrying
 // code and state. A request it cannot redirect safely (unknown client,
 // redirect URI off the allow-list) gets an error page instead.
 func (s *Server) oauthAuthorize(w http.ResponseWriter, r *http.Request) {
@@ -246,8 +246,8 @@ func tokenParams(r *http.Request) (map[string]string, bool, error) {
 	return nil, false, fmt.Errorf("unsupported content type %q", ct)
 }
 
-// oauthToken is POST /oauth/token: the form-encoded code exchange (C4) and the
-// refresh, JSON or form (C5), which rotates the refresh token.
+// oauthToken is POST /oauth/token: the form-encoded code exchange and the
+// refresh, JSON or form (docs/providers/openai.md §Sign-in), which rotates the refresh token.
 func (s *Server) oauthToken(w http.ResponseWriter, r *http.Request) {
 	o := s.oauth
 	p, form, err := tokenParams(r)
@@ -278,7 +278,7 @@ func (s *Server) oauthToken(w http.ResponseWriter, r *http.Request) {
 	case "refresh_token":
 		t, ferr := o.issuer.Refresh(p["refresh_token"], p["client_id"])
 		if ferr != nil {
-			// Codex reads error.code; every refresh failure is a 401 (C5).
+			// Codex reads error.code; every refresh failure is a 401.
 			b, _ := json.Marshal(map[string]any{"error": map[string]any{
 				"message": ferr.Description, "type": "invalid_request_error", "param": nil, "code": ferr.Code}})
 			writeJSON(w, http.StatusUnauthorized, string(b))

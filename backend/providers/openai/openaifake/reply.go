@@ -71,7 +71,7 @@ func (s *Server) reply(w http.ResponseWriter, r *http.Request, rec fake.Recorded
 	}, nil)
 }
 
-// codexHeaders sets the rate-limit headers of C9.
+// codexHeaders sets the rate-limit headers (docs/providers/openai.md §Errors).
 func (s *Server) codexHeaders(h http.Header, usedPercent float64, resetIn time.Duration) {
 	if resetIn <= 0 {
 		resetIn = 4 * time.Hour
@@ -123,6 +123,10 @@ func (s *Server) httpError(h http.Header, rp fake.Reply, p *parsed, chatgpt bool
 	case "usage_not_included":
 		// [unconfirmed] message text; the type is what clients key on.
 		return http.StatusTooManyRequests, `{"error":{"type":"usage_not_included","message":"Codex is not included in your plan","plan_type":"free"}}`
+	case "instructions_not_valid": // openai/codex#2259, #3202 (2025)
+		return http.StatusBadRequest, `{"detail":"Instructions are not valid"}`
+	case "originator_rejected": // a bare 403 (earendil-works/pi#1828)
+		return http.StatusForbidden, ""
 	case "context_too_large": // API-key mode; the backend fails in the stream
 		return http.StatusBadRequest, `{"error":{"message":"Your input exceeds the context window of this model. Please adjust your input and try again.","type":"invalid_request_error","param":"input","code":"context_length_exceeded"}}`
 	case "server":
@@ -140,7 +144,7 @@ func mustJSON(v any) string {
 	return string(b)
 }
 
-// sseWriter writes C8 events with sequence numbers. When the scripted
+// sseWriter writes Responses events (docs/providers/openai.md §Stream events) with sequence numbers. When the scripted
 // DisconnectAfter is reached, or the client goes away during a delay, it
 // aborts the connection without the terminal event.
 type sseWriter struct {

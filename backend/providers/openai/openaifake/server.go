@@ -64,6 +64,8 @@ func New(opts ...Option) *Server {
 	s.mountOAuth()
 	s.mux.HandleFunc("POST "+ChatGPTPath, s.requireIssued(func(w http.ResponseWriter, r *http.Request) { s.model(w, r, true) }))
 	s.mux.HandleFunc("POST "+APIPath, func(w http.ResponseWriter, r *http.Request) { s.model(w, r, false) })
+	s.mux.HandleFunc("GET "+ChatGPTModelsPath, s.requireIssued(s.codexModels))
+	s.mux.HandleFunc("GET "+APIModelsPath, s.apiModels)
 	s.mux.HandleFunc("/", s.notFound)
 	return s
 }
@@ -111,6 +113,15 @@ func (s *Server) model(w http.ResponseWriter, r *http.Request, chatgpt bool) {
 	if rej := s.checkAuth(r, chatgpt); rej != nil {
 		s.reject(w, rec, rej)
 		return
+	}
+	var model struct {
+		Model string `json:"model"`
+	}
+	if json.Unmarshal(body, &model) == nil && model.Model != "" {
+		if rej := s.checkModel(model.Model, r.Header.Get("Version"), chatgpt); rej != nil {
+			s.reject(w, rec, rej)
+			return
+		}
 	}
 	p, rej := checkBody(body, chatgpt)
 	if rej != nil {

@@ -22,7 +22,7 @@ func userMsg(text string) map[string]any {
 
 // body is a valid backend request, changed by mut.
 func body(mut func(map[string]any)) []byte {
-	b := map[string]any{"model": "gpt-5-codex", "instructions": "Be brief.", "input": []any{userMsg("hi")},
+	b := map[string]any{"model": "gpt-5.5", "instructions": "Be brief.", "input": []any{userMsg("hi")},
 		"tools": []any{}, "tool_choice": "auto", "parallel_tool_calls": true, "store": false, "stream": true}
 	if mut != nil {
 		mut(b)
@@ -38,7 +38,7 @@ func withInput(items ...any) func(map[string]any) {
 func tools(names ...string) []any {
 	out := make([]any, len(names))
 	for i, n := range names {
-		out[i] = map[string]any{"type": "function", "name": n, "parameters": map[string]any{"type": "object"}}
+		out[i] = map[string]any{"type": "function", "name": n, "parameters": map[string]any{"type": "object", "properties": map[string]any{}}}
 	}
 	return out
 }
@@ -165,7 +165,7 @@ func TestRules(t *testing.T) {
 	}
 }
 
-// The echo stream follows the C8 grammar with sequence numbers and the
+// The echo stream follows the Responses grammar with sequence numbers and the
 // x-codex headers.
 func TestStreamGrammar(t *testing.T) {
 	t.Parallel()

@@ -15,7 +15,8 @@ type rejection struct {
 	rule   string
 }
 
-// detail is the ChatGPT backend's FastAPI-style 400 (C6 obs).
+// detail is the ChatGPT backend's FastAPI-style 400
+// (docs/providers/openai.md §Errors).
 func detail(rule, msg string) *rejection {
 	b, _ := json.Marshal(map[string]string{"detail": msg})
 	return &rejection{status: http.StatusBadRequest, body: string(b), rule: rule}
@@ -47,8 +48,9 @@ type parsed struct {
 	size     int
 }
 
-// checkBody enforces the body rules of C6, C7, C10 and C11. chatgpt selects
-// the backend's extra rules (instructions, store, input list, no system).
+// checkBody enforces the body rules of docs/providers/openai.md §Request
+// rules and §Input items. chatgpt selects the backend's extra rules
+// (instructions, store, input list, no system, no sampling parameters).
 func checkBody(body []byte, chatgpt bool) (*parsed, *rejection) {
 	var req map[string]json.RawMessage
 	if err := json.Unmarshal(body, &req); err != nil || req == nil {
@@ -74,12 +76,12 @@ func checkBody(body []byte, chatgpt bool) (*parsed, *rejection) {
 		if stream == nil || !*stream {
 			return nil, detail("stream must be true", "Stream must be set to true")
 		}
-		if _, ok := req["max_output_tokens"]; ok {
-			return nil, detail("max_output_tokens is not supported", "Unsupported parameter: max_output_tokens")
-		}
 	} else if stream == nil || !*stream {
 		return nil, apiError(http.StatusBadRequest, "fake serves streams only",
 			"openaifake: only stream:true is implemented", "stream", "")
+	}
+	if rej := checkParams(req, p.model, chatgpt); rej != nil {
+		return nil, rej
 	}
 	if rej := checkTools(req["tools"]); rej != nil {
 		return nil, rej
@@ -104,13 +106,48 @@ func checkBody(body []byte, chatgpt bool) (*parsed, *rejection) {
 	return p, nil
 }
 
+// checkParams enforces which optional parameters the model takes. The
+// ChatGPT backend takes no sampling or length parameter at all (kortix-ai/
+// suna#5124, finch-xu/cc-router#32, ChatGPTNextWeb/NextChat#6774); the API
+// refuses temperature and top_p on reasoning models
+// (OpenHands/software-agent-sdk#1837, devoxx/DevoxxGenieIDEAPlugin#1240)
+// and reasoning.effort on the others.
+func checkParams(req map[string]json.RawMessage, model string, chatgpt bool) *rejection {
+	has := func(k string) bool { v, ok := req[k]; return ok && string(v) != "null" }
+	if chatgpt {
+		for _, k := range []string{"max_output_tokens", "temperature", "top_p"} {
+			if has(k) {
+				return detail(k+" is not supported", "Unsupported parameter: "+k)
+			}
+		}
+		return nil
+	}
+	if !reasoningModel(model) {
+		if has("reasoning") {
+			return apiError(http.StatusBadRequest, "reasoning only for reasoning models",
+				"Unsupported parameter: 'reasoning.effort' is not supported with this model.", "reasoning.effort", "unsupported_parameter")
+		}
+		return nil
+	}
+	if has("temperature") {
+		return apiError(http.StatusBadRequest, "no temperature for reasoning models",
+			"Unsupported parameter: 'temperature' is not supported with this model.", "temperature", "")
+	}
+	if has("top_p") {
+		return apiError(http.StatusBadRequest, "no top_p for reasoning models",
+			"Unsupported parameter: 'top_p' is not supported with this model.", "top_p", "unsupported_parameter")
+	}
+	return nil
+}
+
 func checkTools(raw json.RawMessage) *rejection {
 	if len(raw) == 0 || string(raw) == "null" {
 		return nil
 	}
 	var tools []struct {
-		Type string          `json:"type"`
-		Name json.RawMessage `json:"name"`
+		Type       string          `json:"type"`
+		Name       json.RawMessage `json:"name"`
+		Parameters json.RawMessage `json:"parameters"`
 	}
 	if json.Unmarshal(raw, &tools) != nil {
 		return apiError(http.StatusBadRequest, "tools must be a list of objects",
@@ -140,6 +177,16 @@ func checkTools(raw json.RawMessage) *rejection {
 			return apiError(http.StatusBadRequest, "tool name must match ^[a-zA-Z0-9_-]+$",
 				fmt.Sprintf("Invalid '%s': string does not match pattern. Expected a string that matches the pattern '^[a-zA-Z0-9_-]+$'.", param),
 				param, "invalid_value")
+		}
+	}
+	for i, t := range tools {
+		if t.Type != "function" {
+			continue
+		}
+		var name string
+		_ = json.Unmarshal(t.Name, &name)
+		if rej := checkParameters(t.Parameters, name, fmt.Sprintf("tools[%d].parameters", i)); rej != nil {
+			return rej
 		}
 	}
 	return nil

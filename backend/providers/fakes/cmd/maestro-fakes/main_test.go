@@ -74,7 +74,7 @@ func TestOneOrigin(t *testing.T) {
 		model    string
 		build    func(auth.Credentials) model
 	}{
-		{chat.ProviderOpenAI, "gpt-5-codex", func(c auth.Credentials) model {
+		{chat.ProviderOpenAI, openai.Builtin()[0].ID, func(c auth.Credentials) model {
 			return openai.New(openai.WithHTTPClient(c.HTTPClient), openai.WithAccountID(c.AccountID), openai.WithBaseURL(c.BaseURL))
 		}},
 		{chat.ProviderAnthropic, "claude-sonnet-4-5", func(c auth.Credentials) model {
