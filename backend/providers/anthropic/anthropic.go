@@ -9,7 +9,6 @@ import (
 	"iter"
 	"log/slog"
 	"net/http"
-	"regexp"
 	"strings"
 
 	"maestro/backend/chat"
@@ -37,17 +36,14 @@ const (
 // maxErrorBody bounds how much of an error response is read.
 const maxErrorBody = 1 << 20
 
-var prefixPattern = regexp.MustCompile(`^[a-zA-Z0-9_-]{0,32}$`)
-
 // Model streams Messages API responses. Build it with New.
 type Model struct {
-	baseURL    string
-	client     *http.Client
-	apiKey     string
-	userAgent  string
-	toolPrefix string
-	logger     *slog.Logger
-	schemas    *schemaCache
+	baseURL   string
+	client    *http.Client
+	apiKey    string
+	userAgent string
+	logger    *slog.Logger
+	schemas   *schemaCache
 }
 
 // Option configures a Model.
@@ -84,13 +80,6 @@ func WithAPIKey(key string) Option {
 	return func(m *Model) { m.apiKey = key }
 }
 
-// WithToolNamePrefix prefixes every declared and historical tool name with
-// p (e.g. "mcp_", providers.md §B4) and strips it from streamed names. The
-// default is no prefix. p must match ^[a-zA-Z0-9_-]{0,32}$.
-func WithToolNamePrefix(p string) Option {
-	return func(m *Model) { m.toolPrefix = p }
-}
-
 // WithUserAgent overrides the user-agent header. OAuth mode defaults to
 // DefaultOAuthUserAgent; API-key mode to Go's default.
 func WithUserAgent(ua string) Option {
@@ -107,7 +96,7 @@ func WithLogger(l *slog.Logger) Option {
 func (m *Model) oauth() bool { return m.apiKey == "" }
 
 func (m *Model) renderOptions() renderOptions {
-	return renderOptions{oauth: m.oauth(), toolPrefix: m.toolPrefix, schemas: m.schemas}
+	return renderOptions{oauth: m.oauth(), schemas: m.schemas}
 }
 
 // Stream sends req and returns its events. A non-2xx answer is returned as
@@ -116,9 +105,6 @@ func (m *Model) renderOptions() renderOptions {
 func (m *Model) Stream(ctx context.Context, req chat.Request) (iter.Seq2[chat.Event, error], error) {
 	if req.Model == "" {
 		return nil, fmt.Errorf("anthropic: stream messages: no model: %w", chat.ErrInvalid)
-	}
-	if !prefixPattern.MatchString(m.toolPrefix) {
-		return nil, fmt.Errorf("anthropic: tool name prefix %q: %w", m.toolPrefix, chat.ErrInvalid)
 	}
 	body, warnings := toRequest(req, m.renderOptions())
 	if m.logger != nil {
@@ -146,12 +132,12 @@ func (m *Model) Stream(ctx context.Context, req chat.Request) (iter.Seq2[chat.Ev
 		data, _ := io.ReadAll(io.LimitReader(resp.Body, maxErrorBody))
 		return nil, classify(resp.StatusCode, resp.Header, data)
 	}
-	return m.events(ctx, resp.Body, body.names), nil
+	return m.events(ctx, resp.Body), nil
 }
 
 // events wraps the parser so that the body is closed when the range ends,
 // and a second range reports an error instead of reading a closed body.
-func (m *Model) events(ctx context.Context, body io.ReadCloser, names map[string]string) iter.Seq2[chat.Event, error] {
+func (m *Model) events(ctx context.Context, body io.ReadCloser) iter.Seq2[chat.Event, error] {
 	used := false
 	return func(yield func(chat.Event, error) bool) {
 		if used {
@@ -160,7 +146,7 @@ func (m *Model) events(ctx context.Context, body io.ReadCloser, names map[string
 		}
 		used = true
 		defer body.Close()
-		for ev, err := range parseStream(body, names, m.toolPrefix) {
+		for ev, err := range parseStream(body) {
 			if err != nil && ctx.Err() != nil {
 				err = fmt.Errorf("anthropic: read stream: %w", ctx.Err())
 			}

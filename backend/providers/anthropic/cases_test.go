@@ -185,17 +185,6 @@ func renderCases() []renderCase {
 					{Type: "resource", URI: "file:///a.txt", Text: "resource text"},
 					{Type: "image", MIMEType: "image/svg+xml", Data: "PHN2Zz4="}}}),
 		}}), warns: []string{"audio/wav", "image/svg+xml"}},
-		{name: "tool_name_prefix", opts: []Option{WithToolNamePrefix("mcp_")}, req: func() chat.Request {
-			req := withTools(chat.Request{Messages: []chat.Message{
-				user("Weather?"),
-				assistant(chat.ProviderAnthropic, weatherCall),
-				toolMsg(ok("c1", "weather.get_forecast", `{"temp_c":21}`)),
-			}})
-			long := "a_very_long_server_name_that_goes_on__and_a_long_tool_name_too_x"
-			req.Tools = append(req.Tools, chat.Tool{Name: long, Canonical: "long.tool", InputSchema: raw(`{"type":"object"}`)})
-			req.ToolNames["long.tool"] = long
-			return req
-		}()},
 		{name: "tools_1000", req: manyTools(1000)},
 	}
 }

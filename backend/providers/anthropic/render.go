@@ -2,8 +2,6 @@ package anthropic
 
 import (
 	"bytes"
-	"crypto/sha256"
-	"encoding/hex"
 	"encoding/json"
 	"fmt"
 
@@ -25,10 +23,6 @@ type request struct {
 	// schemas are validated and compacted once, here, and copied as they
 	// are rather than scanned again by encoding/json.
 	Tools []tool `json:"-"`
-
-	// names maps a prefixed wire tool name back to the exposed name, for
-	// names that are not just prefix+exposed (shortened to fit 64 chars).
-	names map[string]string
 }
 
 type message struct {
@@ -104,8 +98,7 @@ type thinkingState struct {
 
 // renderOptions are the Model settings rendering depends on.
 type renderOptions struct {
-	oauth      bool
-	toolPrefix string
+	oauth bool
 	// schemas caches compacted tool schemas (those that were not compact
 	// already) across requests; nil disables it. It never changes what is
 	// rendered.
@@ -117,14 +110,13 @@ const (
 	defaultMaxTokens   = 8192
 	thinkingHeadroom   = 4096
 	minThinkingBudget  = 1024
-	maxToolNameLength  = 64
 	defaultEffortLevel = "medium"
 )
 
 var effortBudgets = map[string]int{"low": 2048, "medium": 8192, "high": 24576}
 
 // toRequest renders req as a Messages API body for the mode in o (OAuth or
-// API key, tool-name prefix; the schema cache only saves work). It is pure:
+// API key; the schema cache only saves work). It is pure:
 // the same input gives the same body. Warnings describe every lossy
 // decision.
 func toRequest(req chat.Request, o renderOptions) (*request, []string) {
@@ -165,7 +157,6 @@ func toRequest(req chat.Request, o renderOptions) (*request, []string) {
 		}
 		body.Temperature = req.Temperature
 	}
-	body.names = r.names
 	return body, r.warnings
 }
 
@@ -173,7 +164,6 @@ func toRequest(req chat.Request, o renderOptions) (*request, []string) {
 type renderer struct {
 	opts     renderOptions
 	req      chat.Request
-	names    map[string]string // wire → exposed, for shortened names
 	warnings []string
 }
 
@@ -206,7 +196,7 @@ func (r *renderer) tools() []tool {
 		if !ok {
 			r.warn(fmt.Sprintf("tool %s: input schema is not a JSON object, replaced by an empty object schema", t.Name))
 		}
-		out = append(out, tool{Name: r.wireName(t.Name), Description: t.Description, InputSchema: schema})
+		out = append(out, tool{Name: t.Name, Description: t.Description, InputSchema: schema})
 	}
 	return out
 }
@@ -255,28 +245,6 @@ func (r *renderer) schema(raw json.RawMessage, buf *[]byte) (json.RawMessage, bo
 	v := json.RawMessage((*buf)[start:len(*buf):len(*buf)])
 	cache.put(trimmed, v)
 	return v, true
-}
-
-// wireName adds the configured prefix to an exposed name. A prefixed name
-// longer than 64 characters is shortened with a hash of the exposed name
-// and remembered, so the stream can map it back.
-func (r *renderer) wireName(exposed string) string {
-	p := r.opts.toolPrefix
-	if p == "" {
-		return exposed
-	}
-	w := p + exposed
-	if len(w) <= maxToolNameLength {
-		return w
-	}
-	sum := sha256.Sum256([]byte(exposed))
-	keep := maxToolNameLength - len(p) - 9
-	w = p + exposed[:keep] + "_" + hex.EncodeToString(sum[:4])
-	if r.names == nil {
-		r.names = map[string]string{}
-	}
-	r.names[w] = exposed
-	return w
 }
 
 // thinkingBudget returns the thinking budget to request, 0 for none.

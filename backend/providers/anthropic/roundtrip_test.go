@@ -125,7 +125,7 @@ func TestHeaders(t *testing.T) {
 
 func TestRoundTrip(t *testing.T) {
 	t.Parallel()
-	f, m, _ := newFake(t, nil, WithToolNamePrefix("mcp_"))
+	f, m, _ := newFake(t, nil)
 	req := withTools(chat.Request{Reasoning: &chat.Reasoning{Effort: "low"}, Messages: []chat.Message{user("Weather in Paris?")}})
 	f.Script.Push(fake.Reply{Thinking: "I should call the tool.", Text: "Checking.", ChunkRunes: 4,
 		ToolCalls: []fake.ToolCall{{Name: "weather__get_forecast", Args: raw(`{"city":"Paris"}`), Fragments: 3}, {Name: "clock__now"}}})
@@ -151,7 +151,7 @@ func TestRoundTrip(t *testing.T) {
 	}
 	if len(calls) != 2 || calls[0].Name != "weather__get_forecast" || string(calls[0].Arguments) != `{"city":"Paris"}` ||
 		calls[1].Name != "clock__now" || string(calls[1].Arguments) != "{}" {
-		t.Fatalf("got calls %+v; want the two scripted calls with the prefix stripped", calls)
+		t.Fatalf("got calls %+v; want the two scripted calls", calls)
 	}
 	if fin := evs[len(evs)-1].(chat.Finish); fin.Reason != "tool_calls" || fin.Usage.InputTokens == 0 || !strings.HasPrefix(fin.ResponseID, "msg_") {
 		t.Errorf("got %+v; want a tool_calls Finish with usage and id", fin)
@@ -175,7 +175,7 @@ func TestRoundTrip(t *testing.T) {
 		t.Errorf("echo reply starts %q", got)
 	}
 	body := f.Script.Requests()[1].Body
-	for _, want := range []string{`"type":"thinking"`, `"name":"mcp_weather__get_forecast"`, `"budget_tokens":2048`} {
+	for _, want := range []string{`"type":"thinking"`, `"name":"weather__get_forecast"`, `"budget_tokens":2048`} {
 		if !bytes.Contains(body, []byte(want)) {
 			t.Errorf("follow-up body lacks %s: %s", want, body)
 		}
@@ -292,7 +292,6 @@ func TestStreamRequestErrors(t *testing.T) {
 	}{
 		{"no model", New(), t.Context(), chat.Request{Messages: valid.Messages}, func(err error) bool { return errors.Is(err, chat.ErrInvalid) }},
 		{"no messages", New(), t.Context(), chat.Request{Model: "m"}, func(err error) bool { return errors.Is(err, chat.ErrInvalid) }},
-		{"bad prefix", New(WithToolNamePrefix("mcp.")), t.Context(), valid, func(err error) bool { return errors.Is(err, chat.ErrInvalid) }},
 		{"unreachable", New(WithBaseURL("http://127.0.0.1:1")), t.Context(), valid, func(err error) bool {
 			he, ok := providers.AsHTTPError(err)
 			return ok && he.Kind == providers.KindServer && he.Err != nil
