@@ -15,7 +15,7 @@ import (
 	"maestro/backend/providers"
 )
 
-// Wire constants (providers.md §B4).
+// Wire constants (docs/providers/anthropic.md, "Endpoints and headers").
 const (
 	// DefaultBaseURL is the Messages API host.
 	DefaultBaseURL = "https://api.anthropic.com"
@@ -29,7 +29,7 @@ const (
 	// requires; the session's own prompt follows it as the next block.
 	ClaudeCodeSystem = "You are Claude Code, Anthropic's official CLI for Claude."
 	// DefaultOAuthUserAgent is the user-agent reimplementations send with a
-	// subscription token (§B4).
+	// subscription token.
 	DefaultOAuthUserAgent = "claude-cli/2.1.2 (external, cli)"
 )
 
@@ -171,10 +171,19 @@ func (m *Model) newHTTPRequest(ctx context.Context, body *request) (*http.Reques
 	if err != nil {
 		return nil, fmt.Errorf("anthropic: build request: %w", err)
 	}
-	h := hreq.Header
+	hreq.Header.Set("content-type", "application/json")
+	m.setHeaders(hreq.Header, "text/event-stream", body.Thinking != nil)
+	return hreq, nil
+}
+
+// setHeaders adds the headers every request of the Model's mode carries
+// (docs/providers/anthropic.md, "Endpoints and headers"): the API version,
+// x-api-key in API-key mode, the OAuth beta and user-agent in OAuth mode
+// (the client adds the bearer), and the interleaved-thinking beta when the
+// request thinks.
+func (m *Model) setHeaders(h http.Header, accept string, thinking bool) {
 	h.Set("anthropic-version", APIVersion)
-	h.Set("content-type", "application/json")
-	h.Set("accept", "text/event-stream")
+	h.Set("accept", accept)
 	var betas []string
 	ua := m.userAgent
 	if m.oauth() {
@@ -185,7 +194,7 @@ func (m *Model) newHTTPRequest(ctx context.Context, body *request) (*http.Reques
 	} else {
 		h.Set("x-api-key", m.apiKey)
 	}
-	if body.Thinking != nil {
+	if thinking {
 		betas = append(betas, BetaInterleavedThinking)
 	}
 	if len(betas) > 0 {
@@ -194,5 +203,4 @@ func (m *Model) newHTTPRequest(ctx context.Context, body *request) (*http.Reques
 	if ua != "" {
 		h.Set("user-agent", ua)
 	}
-	return hreq, nil
 }
