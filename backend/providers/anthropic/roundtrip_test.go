@@ -238,7 +238,7 @@ func TestStreamStopsEarlyAndClosesBody(t *testing.T) {
 	t.Parallel()
 	f, m, b := newFake(t, nil)
 	f.Script.Push(fake.Reply{Text: strings.Repeat("word ", 200), ChunkRunes: 5, DelayMS: 5})
-	seq, err := m.Stream(t.Context(), chat.Request{Model: "m", Messages: []chat.Message{user("hi")}})
+	seq, err := m.Stream(t.Context(), chat.Request{Model: "claude-sonnet-4-5", Messages: []chat.Message{user("hi")}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -262,7 +262,7 @@ func TestStreamCanceled(t *testing.T) {
 	f.Script.Push(fake.Reply{Text: strings.Repeat("slow ", 100), ChunkRunes: 5, DelayMS: 20})
 	ctx, cancel := context.WithCancel(t.Context())
 	defer cancel()
-	seq, err := m.Stream(ctx, chat.Request{Model: "m", Messages: []chat.Message{user("hi")}})
+	seq, err := m.Stream(ctx, chat.Request{Model: "claude-sonnet-4-5", Messages: []chat.Message{user("hi")}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -312,7 +312,7 @@ func TestWarningsLogged(t *testing.T) {
 	t.Parallel()
 	var buf bytes.Buffer
 	_, m, _ := newFake(t, nil, WithLogger(slog.New(slog.NewJSONHandler(&buf, nil))))
-	req := chat.Request{Model: "m", Messages: []chat.Message{user("hi"),
+	req := chat.Request{Model: "claude-sonnet-4-5", Messages: []chat.Message{user("hi"),
 		assistant(chat.ProviderGemini, chat.ReasoningPart{Text: "x", ProviderData: chat.ProviderData{"gemini": raw(`{}`)}}, chat.TextPart{Text: "ok"}),
 		user("again")}}
 	if _, err := streamAll(t, m, req); err != nil {
@@ -340,6 +340,41 @@ func TestConcurrentStreams(t *testing.T) {
 	for range 8 {
 		if err := <-errs; err != nil {
 			t.Error(err)
+		}
+	}
+}
+
+// TestGateReachesTheCaller checks the fake's gate mode end to end: each
+// gate comes back as an entitlement error with its stable code.
+func TestGateReachesTheCaller(t *testing.T) {
+	t.Parallel()
+	for _, tt := range []struct {
+		gate anthropicfake.Gate
+		code string
+	}{{anthropicfake.GateThirdParty, CodeThirdPartyGate}, {anthropicfake.GateExtraUsageExhausted, CodeExtraUsageExhausted}} {
+		t.Run(string(tt.gate), func(t *testing.T) {
+			t.Parallel()
+			_, m, _ := newFake(t, []anthropicfake.Option{anthropicfake.WithGate(tt.gate)})
+			_, err := streamAll(t, m, withTools(chat.Request{Messages: []chat.Message{user("hi")}}))
+			he, ok := providers.AsHTTPError(err)
+			if !ok || he.Kind != providers.KindEntitlement || he.Code != tt.code || he.Status != 400 || !strings.Contains(he.Message, "extra usage") {
+				t.Errorf("got %v; want entitlement %s", err, tt.code)
+			}
+		})
+	}
+}
+
+// TestToolLoopSteps sends every step of a realistic tool-loop turn to the
+// fake in both modes: breakpoints, limits and pairing must all pass.
+func TestToolLoopSteps(t *testing.T) {
+	t.Parallel()
+	for _, opts := range [][]Option{nil, {WithAPIKey("sk-ant-test")}} {
+		f, m, _ := newFake(t, nil, opts...)
+		for i, req := range sessionTurn(30, 5) {
+			req.Reasoning = &chat.Reasoning{Effort: "low"}
+			if _, err := streamAll(t, m, req); err != nil {
+				t.Fatalf("step %d: %v (recorded %+v)", i+1, err, f.Script.Requests()[i].Rejection)
+			}
 		}
 	}
 }

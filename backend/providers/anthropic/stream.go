@@ -34,7 +34,7 @@ type blockState struct {
 }
 
 // parser turns SSE events into chat events. It is a state machine over the
-// §B5 grammar; any violation is an error, never a panic.
+// Messages stream grammar; any violation is an error, never a panic.
 type parser struct {
 	started, finished bool
 	responseID        string
