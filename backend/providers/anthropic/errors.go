@@ -32,6 +32,7 @@ const (
 	msgCreditTooLow    = "credit balance is too low"
 	msgThirdPartyGate  = "third-party apps now draw from"
 	msgOutOfExtraUsage = "out of extra usage"
+	msgNotAvailable    = " is not available"
 )
 
 // Stable codes Maestro puts in HTTPError.Code for the subscription gates, in
@@ -80,6 +81,11 @@ func kindFor(typ, msg string, status int) providers.Kind {
 	case "permission_error":
 		return providers.KindForbidden
 	case "not_found_error":
+		// "model: X" is an unknown model; "Claude Fable 5 is not available.
+		// Please use Opus 4.8. …" a model this account is not served.
+		if strings.Contains(msg, msgNotAvailable) {
+			return providers.KindModelUnavailable
+		}
 		return providers.KindNotFound
 	case "rate_limit_error":
 		return providers.KindRateLimit

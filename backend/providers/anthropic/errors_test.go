@@ -69,6 +69,11 @@ func TestClassify(t *testing.T) {
 			wantKind: providers.KindForbidden, wantCode: "permission_error", wantMsg: "Your API key does not have permission to use the specified resource."},
 		{name: "not found", status: 404, body: `{"type":"error","error":{"type":"not_found_error","message":"model: claude-nope"}}`,
 			wantKind: providers.KindNotFound, wantCode: "not_found_error", wantMsg: "model: claude-nope", wantChat: chat.ErrNotFound},
+		// anthropics/claude-code#68120: a model the account is not served.
+		{name: "model not available", status: 404,
+			body:     `{"type":"error","error":{"type":"not_found_error","message":"Claude Fable 5 is not available. Please use Opus 4.8. Learn more: https://www.anthropic.com/news/fable-mythos-access"},"request_id":"req_011CbzRugheav4hCSLt618Z7"}`,
+			wantKind: providers.KindModelUnavailable, wantCode: "not_found_error", wantReqID: "req_011CbzRugheav4hCSLt618Z7",
+			wantMsg: "Claude Fable 5 is not available. Please use Opus 4.8. Learn more: https://www.anthropic.com/news/fable-mythos-access", wantChat: chat.ErrNotFound},
 		{name: "rate limit with retry-after", status: 429, header: http.Header{"Retry-After": {"17"}, "Request-Id": {"req_hdr"}},
 			body:     `{"type":"error","error":{"type":"rate_limit_error","message":"This request would exceed your account's rate limit. Please try again later."}}`,
 			wantKind: providers.KindRateLimit, wantCode: "rate_limit_error", wantMsg: "This request would exceed your account's rate limit. Please try again later.",
