@@ -20,36 +20,33 @@ const cacheMember = `,"cache_control":{"type":"ephemeral"}`
 // schema inside encoding/json was most of the cost of a request
 // (BenchmarkRender1000Tools).
 func encodeBody(body *request) ([]byte, error) {
-	head, err := encodeJSON(body)
-	if err != nil {
-		return nil, err
-	}
-	head = bytes.TrimSuffix(head, []byte("}"))
-	msgs, err := encodeJSON(body.Messages)
-	if err != nil {
-		return nil, err
-	}
-	size := len(head) + len(msgs) + 32
+	size := 1024 // the head and a short history
 	for _, t := range body.Tools {
 		size += len(t.Name) + len(t.Description) + len(t.InputSchema) + 48
 	}
-	b := make([]byte, 0, size+len(cacheMember))
-	b = append(b, head...)
-	b = appendTools(b, body.Tools)
-	b = append(b, `,"messages":`...)
-	b = append(b, msgs...)
-	return append(b, '}'), nil
-}
-
-// encodeJSON marshals v without HTML escaping or a trailing newline.
-func encodeJSON(v any) ([]byte, error) {
-	var buf bytes.Buffer
-	enc := json.NewEncoder(&buf)
+	w := &appendWriter{b: make([]byte, 0, size+len(cacheMember))}
+	enc := json.NewEncoder(w)
 	enc.SetEscapeHTML(false)
-	if err := enc.Encode(v); err != nil {
+	if err := enc.Encode(body); err != nil {
 		return nil, fmt.Errorf("anthropic: encode request: %w", err)
 	}
-	return bytes.TrimSuffix(buf.Bytes(), []byte("\n")), nil
+	w.b = bytes.TrimSuffix(w.b, []byte("}\n"))
+	w.b = appendTools(w.b, body.Tools)
+	w.b = append(w.b, `,"messages":`...)
+	if err := enc.Encode(body.Messages); err != nil {
+		return nil, fmt.Errorf("anthropic: encode messages: %w", err)
+	}
+	w.b = bytes.TrimSuffix(w.b, []byte("\n"))
+	return append(w.b, '}'), nil
+}
+
+// appendWriter collects what an encoder writes into one slice, so the
+// body is built in place rather than copied from buffer to buffer.
+type appendWriter struct{ b []byte }
+
+func (w *appendWriter) Write(p []byte) (int, error) {
+	w.b = append(w.b, p...)
+	return len(p), nil
 }
 
 // appendTools appends `,"tools":[…]`, or nothing for no tools.
