@@ -27,8 +27,15 @@ func post(t *testing.T, srv *httptest.Server, mode string, body string, edit fun
 	if err != nil {
 		t.Fatal(err)
 	}
-	req.Header.Set("anthropic-version", "2023-06-01")
 	req.Header.Set("content-type", "application/json")
+	return send(t, srv, req, mode, edit)
+}
+
+// send adds the version and credential headers of mode ("oauth" or
+// "apikey") to req, lets edit change it, and sends it.
+func send(t *testing.T, srv *httptest.Server, req *http.Request, mode string, edit func(*http.Request)) *http.Response {
+	t.Helper()
+	req.Header.Set("anthropic-version", "2023-06-01")
 	if mode == "oauth" {
 		req.Header.Set("authorization", "Bearer sk-ant-oat01-test")
 		req.Header.Set("anthropic-beta", "oauth-2025-04-20,interleaved-thinking-2025-05-14")

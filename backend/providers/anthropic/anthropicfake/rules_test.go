@@ -194,21 +194,7 @@ type listPage struct {
 func getModels(t *testing.T, srv *httptest.Server, mode, query string, edit func(*http.Request)) (*http.Response, listPage) {
 	t.Helper()
 	req, _ := http.NewRequestWithContext(t.Context(), http.MethodGet, srv.URL+"/v1/models"+query, nil)
-	req.Header.Set("anthropic-version", "2023-06-01")
-	if mode == "oauth" {
-		req.Header.Set("authorization", "Bearer sk-ant-oat01-test")
-		req.Header.Set("anthropic-beta", BetaOAuth)
-	} else {
-		req.Header.Set("x-api-key", "sk-ant-api03-test")
-	}
-	if edit != nil {
-		edit(req)
-	}
-	resp, err := srv.Client().Do(req)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { resp.Body.Close() })
+	resp := send(t, srv, req, mode, edit)
 	var page listPage
 	if resp.StatusCode == http.StatusOK {
 		data, _ := io.ReadAll(resp.Body)
