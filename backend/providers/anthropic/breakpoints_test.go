@@ -122,10 +122,7 @@ func stripBreakpoints(b []byte) []byte {
 // body starts with request N's body minus its closing "]}".
 func TestConsecutiveStepsSharePrefix(t *testing.T) {
 	t.Parallel()
-	for _, mode := range []struct {
-		name string
-		opts []Option
-	}{{"oauth", nil}, {"api key", []Option{WithAPIKey("k")}}} {
+	for _, mode := range modes {
 		t.Run(mode.name, func(t *testing.T) {
 			t.Parallel()
 			steps := sessionTurn(30, 5)
@@ -147,10 +144,7 @@ func TestConsecutiveStepsSharePrefix(t *testing.T) {
 // one turn of three steps. Run with -v to see them.
 func TestSharedPrefixFigures(t *testing.T) {
 	t.Parallel()
-	for _, mode := range []struct {
-		name string
-		opts []Option
-	}{{"oauth", nil}, {"api key", []Option{WithAPIKey("k")}}} {
+	for _, mode := range modes {
 		steps := sessionTurn(30, 5)
 		for i := 1; i < len(steps); i++ {
 			a, b := encodeStep(t, steps[i-1], mode.opts), encodeStep(t, steps[i], mode.opts)

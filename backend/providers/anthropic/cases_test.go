@@ -20,6 +20,12 @@ type renderCase struct {
 
 func raw(s string) json.RawMessage { return json.RawMessage(s) }
 
+// modes are the Model's two modes, for tests that run in both.
+var modes = []struct {
+	name string
+	opts []Option
+}{{"oauth", nil}, {"api key", []Option{WithAPIKey("sk-ant-test")}}}
+
 func user(text string) chat.Message {
 	return chat.Message{ID: "u-" + text, Role: chat.RoleUser, Parts: chat.Parts{chat.TextPart{Text: text}}}
 }

@@ -14,10 +14,7 @@ import (
 
 func TestModels(t *testing.T) {
 	t.Parallel()
-	for _, mode := range []struct {
-		name string
-		opts []Option
-	}{{"oauth", nil}, {"api key", []Option{WithAPIKey("sk-ant-test")}}} {
+	for _, mode := range modes {
 		t.Run(mode.name, func(t *testing.T) {
 			t.Parallel()
 			f, m, _ := newFake(t, nil, mode.opts...)

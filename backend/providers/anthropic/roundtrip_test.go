@@ -368,12 +368,12 @@ func TestGateReachesTheCaller(t *testing.T) {
 // fake in both modes: breakpoints, limits and pairing must all pass.
 func TestToolLoopSteps(t *testing.T) {
 	t.Parallel()
-	for _, opts := range [][]Option{nil, {WithAPIKey("sk-ant-test")}} {
-		f, m, _ := newFake(t, nil, opts...)
+	for _, mode := range modes {
+		f, m, _ := newFake(t, nil, mode.opts...)
 		for i, req := range sessionTurn(30, 5) {
 			req.Reasoning = &chat.Reasoning{Effort: "low"}
 			if _, err := streamAll(t, m, req); err != nil {
-				t.Fatalf("step %d: %v (recorded %+v)", i+1, err, f.Script.Requests()[i].Rejection)
+				t.Fatalf("%s step %d: %v (recorded %+v)", mode.name, i+1, err, f.Script.Requests()[i].Rejection)
 			}
 		}
 	}
