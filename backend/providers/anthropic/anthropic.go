@@ -9,14 +9,13 @@ import (
 	"iter"
 	"log/slog"
 	"net/http"
-	"regexp"
 	"strings"
 
 	"maestro/backend/chat"
 	"maestro/backend/providers"
 )
 
-// Wire constants (providers.md §B4).
+// Wire constants (docs/providers/anthropic.md, "Endpoints and headers").
 const (
 	// DefaultBaseURL is the Messages API host.
 	DefaultBaseURL = "https://api.anthropic.com"
@@ -30,24 +29,21 @@ const (
 	// requires; the session's own prompt follows it as the next block.
 	ClaudeCodeSystem = "You are Claude Code, Anthropic's official CLI for Claude."
 	// DefaultOAuthUserAgent is the user-agent reimplementations send with a
-	// subscription token (§B4).
+	// subscription token.
 	DefaultOAuthUserAgent = "claude-cli/2.1.2 (external, cli)"
 )
 
 // maxErrorBody bounds how much of an error response is read.
 const maxErrorBody = 1 << 20
 
-var prefixPattern = regexp.MustCompile(`^[a-zA-Z0-9_-]{0,32}$`)
-
 // Model streams Messages API responses. Build it with New.
 type Model struct {
-	baseURL    string
-	client     *http.Client
-	apiKey     string
-	userAgent  string
-	toolPrefix string
-	logger     *slog.Logger
-	schemas    *schemaCache
+	baseURL   string
+	client    *http.Client
+	apiKey    string
+	userAgent string
+	logger    *slog.Logger
+	schemas   *schemaCache
 }
 
 // Option configures a Model.
@@ -84,13 +80,6 @@ func WithAPIKey(key string) Option {
 	return func(m *Model) { m.apiKey = key }
 }
 
-// WithToolNamePrefix prefixes every declared and historical tool name with
-// p (e.g. "mcp_", providers.md §B4) and strips it from streamed names. The
-// default is no prefix. p must match ^[a-zA-Z0-9_-]{0,32}$.
-func WithToolNamePrefix(p string) Option {
-	return func(m *Model) { m.toolPrefix = p }
-}
-
 // WithUserAgent overrides the user-agent header. OAuth mode defaults to
 // DefaultOAuthUserAgent; API-key mode to Go's default.
 func WithUserAgent(ua string) Option {
@@ -107,7 +96,7 @@ func WithLogger(l *slog.Logger) Option {
 func (m *Model) oauth() bool { return m.apiKey == "" }
 
 func (m *Model) renderOptions() renderOptions {
-	return renderOptions{oauth: m.oauth(), toolPrefix: m.toolPrefix, schemas: m.schemas}
+	return renderOptions{oauth: m.oauth(), schemas: m.schemas}
 }
 
 // Stream sends req and returns its events. A non-2xx answer is returned as
@@ -116,9 +105,6 @@ func (m *Model) renderOptions() renderOptions {
 func (m *Model) Stream(ctx context.Context, req chat.Request) (iter.Seq2[chat.Event, error], error) {
 	if req.Model == "" {
 		return nil, fmt.Errorf("anthropic: stream messages: no model: %w", chat.ErrInvalid)
-	}
-	if !prefixPattern.MatchString(m.toolPrefix) {
-		return nil, fmt.Errorf("anthropic: tool name prefix %q: %w", m.toolPrefix, chat.ErrInvalid)
 	}
 	body, warnings := toRequest(req, m.renderOptions())
 	if m.logger != nil {
@@ -146,12 +132,12 @@ func (m *Model) Stream(ctx context.Context, req chat.Request) (iter.Seq2[chat.Ev
 		data, _ := io.ReadAll(io.LimitReader(resp.Body, maxErrorBody))
 		return nil, classify(resp.StatusCode, resp.Header, data)
 	}
-	return m.events(ctx, resp.Body, body.names), nil
+	return m.events(ctx, resp.Body), nil
 }
 
 // events wraps the parser so that the body is closed when the range ends,
 // and a second range reports an error instead of reading a closed body.
-func (m *Model) events(ctx context.Context, body io.ReadCloser, names map[string]string) iter.Seq2[chat.Event, error] {
+func (m *Model) events(ctx context.Context, body io.ReadCloser) iter.Seq2[chat.Event, error] {
 	used := false
 	return func(yield func(chat.Event, error) bool) {
 		if used {
@@ -160,7 +146,7 @@ func (m *Model) events(ctx context.Context, body io.ReadCloser, names map[string
 		}
 		used = true
 		defer body.Close()
-		for ev, err := range parseStream(body, names, m.toolPrefix) {
+		for ev, err := range parseStream(body) {
 			if err != nil && ctx.Err() != nil {
 				err = fmt.Errorf("anthropic: read stream: %w", ctx.Err())
 			}
@@ -185,10 +171,19 @@ func (m *Model) newHTTPRequest(ctx context.Context, body *request) (*http.Reques
 	if err != nil {
 		return nil, fmt.Errorf("anthropic: build request: %w", err)
 	}
-	h := hreq.Header
+	hreq.Header.Set("content-type", "application/json")
+	m.setHeaders(hreq.Header, "text/event-stream", body.Thinking != nil)
+	return hreq, nil
+}
+
+// setHeaders adds the headers every request of the Model's mode carries
+// (docs/providers/anthropic.md, "Endpoints and headers"): the API version,
+// x-api-key in API-key mode, the OAuth beta and user-agent in OAuth mode
+// (the client adds the bearer), and the interleaved-thinking beta when the
+// request thinks.
+func (m *Model) setHeaders(h http.Header, accept string, thinking bool) {
 	h.Set("anthropic-version", APIVersion)
-	h.Set("content-type", "application/json")
-	h.Set("accept", "text/event-stream")
+	h.Set("accept", accept)
 	var betas []string
 	ua := m.userAgent
 	if m.oauth() {
@@ -199,7 +194,7 @@ func (m *Model) newHTTPRequest(ctx context.Context, body *request) (*http.Reques
 	} else {
 		h.Set("x-api-key", m.apiKey)
 	}
-	if body.Thinking != nil {
+	if thinking {
 		betas = append(betas, BetaInterleavedThinking)
 	}
 	if len(betas) > 0 {
@@ -208,5 +203,4 @@ func (m *Model) newHTTPRequest(ctx context.Context, body *request) (*http.Reques
 	if ua != "" {
 		h.Set("user-agent", ua)
 	}
-	return hreq, nil
 }

@@ -77,7 +77,7 @@ func longStream(b *testing.B, n int) []byte {
 func BenchmarkParse(b *testing.B) {
 	data := longStream(b, 200)
 	events := 0
-	for ev, err := range parseStream(bytes.NewReader(data), nil, "") {
+	for ev, err := range parseStream(bytes.NewReader(data)) {
 		if err != nil {
 			b.Fatal(err)
 		}
@@ -90,7 +90,7 @@ func BenchmarkParse(b *testing.B) {
 	runtime.ReadMemStats(&before)
 	n := 0
 	for b.Loop() {
-		for _, err := range parseStream(bytes.NewReader(data), nil, "") {
+		for _, err := range parseStream(bytes.NewReader(data)) {
 			if err != nil {
 				b.Fatal(err)
 			}

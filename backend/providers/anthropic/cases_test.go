@@ -20,6 +20,12 @@ type renderCase struct {
 
 func raw(s string) json.RawMessage { return json.RawMessage(s) }
 
+// modes are the Model's two modes, for tests that run in both.
+var modes = []struct {
+	name string
+	opts []Option
+}{{"oauth", nil}, {"api key", []Option{WithAPIKey("sk-ant-test")}}}
+
 func user(text string) chat.Message {
 	return chat.Message{ID: "u-" + text, Role: chat.RoleUser, Parts: chat.Parts{chat.TextPart{Text: text}}}
 }
@@ -185,17 +191,21 @@ func renderCases() []renderCase {
 					{Type: "resource", URI: "file:///a.txt", Text: "resource text"},
 					{Type: "image", MIMEType: "image/svg+xml", Data: "PHN2Zz4="}}}),
 		}}), warns: []string{"audio/wav", "image/svg+xml"}},
-		{name: "tool_name_prefix", opts: []Option{WithToolNamePrefix("mcp_")}, req: func() chat.Request {
-			req := withTools(chat.Request{Messages: []chat.Message{
-				user("Weather?"),
-				assistant(chat.ProviderAnthropic, weatherCall),
-				toolMsg(ok("c1", "weather.get_forecast", `{"temp_c":21}`)),
-			}})
-			long := "a_very_long_server_name_that_goes_on__and_a_long_tool_name_too_x"
-			req.Tools = append(req.Tools, chat.Tool{Name: long, Canonical: "long.tool", InputSchema: raw(`{"type":"object"}`)})
-			req.ToolNames["long.tool"] = long
-			return req
-		}()},
 		{name: "tools_1000", req: manyTools(1000)},
+		// Opus 4.7 thinks adaptively, takes the effort as output_config and
+		// rejects sampling parameters.
+		{name: "adaptive_thinking", thinks: true, req: withTools(chat.Request{Model: "claude-opus-4-7",
+			Reasoning: &chat.Reasoning{Effort: "high"}, Temperature: new(0.5), Messages: []chat.Message{user("Plan a trip")}}),
+			warns: []string{"temperature dropped: claude-opus-4-7"}},
+		// Haiku 4.5 allows 64,000 output tokens: max_tokens is lowered to
+		// it and the budget to fit under it.
+		{name: "output_limit", thinks: true, req: withTools(chat.Request{Model: "claude-haiku-4-5", MaxOutputTokens: 100000,
+			Reasoning: &chat.Reasoning{BudgetTokens: 80000}, Messages: []chat.Message{user("Write a lot")}}),
+			warns: []string{"max_tokens 100000 lowered to 64000", "thinking budget 80000 lowered to 59904"}},
+		// What the catalog knows (the live list) wins over the built-in table.
+		{name: "catalog_info", thinks: true, opts: []Option{WithAPIKey("sk-ant-test")}, req: withTools(chat.Request{Model: "claude-sonnet-4-6",
+			Info:      chat.ModelInfo{ID: "claude-sonnet-4-6", MaxOutputTokens: 32000, Thinking: chat.ThinkingAdaptive, Efforts: []string{"low", "medium", "high"}},
+			Reasoning: &chat.Reasoning{Effort: "low"}, MaxOutputTokens: 50000, System: "Be brief.", Messages: []chat.Message{user("Hi")}}),
+			warns: []string{"max_tokens 50000 lowered to 32000"}},
 	}
 }

@@ -14,7 +14,7 @@ import (
 )
 
 // TestEncodeBodyTools checks the hand-written tools array against
-// encoding/json's encoding of the same tools.
+// encoding/json's encoding of the same tools, breakpoint included.
 func TestEncodeBodyTools(t *testing.T) {
 	t.Parallel()
 	for _, c := range renderCases() {
@@ -30,7 +30,19 @@ func TestEncodeBodyTools(t *testing.T) {
 		if err := json.Unmarshal(data, &got); err != nil {
 			t.Fatalf("%s: body is not JSON: %v", c.name, err)
 		}
-		std, _ := json.Marshal(body.Tools)
+		type stdTool struct {
+			tool
+			Cache *cacheControl `json:"cache_control,omitempty"`
+		}
+		var tools []stdTool
+		for _, tl := range body.Tools {
+			st := stdTool{tool: tl}
+			if tl.cache {
+				st.Cache = ephemeral
+			}
+			tools = append(tools, st)
+		}
+		std, _ := json.Marshal(tools)
 		var want []map[string]any
 		_ = json.Unmarshal(std, &want)
 		if !reflect.DeepEqual(got.Tools, want) || len(got.Messages) != len(body.Messages) {

@@ -12,7 +12,7 @@ import (
 	"maestro/backend/providers"
 )
 
-// errorBody is the error envelope of providers.md §B6:
+// errorBody is the error envelope (docs/providers/anthropic.md, "Errors"):
 // {"type":"error","error":{"type":…,"message":…},"request_id":…}.
 type errorBody struct {
 	Error struct {
@@ -23,11 +23,32 @@ type errorBody struct {
 }
 
 // Messages the API puts in an invalid_request_error that call for
-// something other than fixing the request.
+// something other than fixing the request (docs/providers/anthropic.md,
+// "Errors"). They are matched in lower case: the gate's wording varies with
+// the plan ("your extra usage" for Pro and Max, "extra usage" for Team).
 const (
-	msgPromptTooLong  = "prompt is too long"
-	msgClaudeCodeOnly = "only authorized for use with Claude Code"
-	msgCreditTooLow   = "credit balance is too low"
+	msgPromptTooLong   = "prompt is too long"
+	msgClaudeCodeOnly  = "only authorized for use with claude code"
+	msgCreditTooLow    = "credit balance is too low"
+	msgThirdPartyGate  = "third-party apps now draw from"
+	msgOutOfExtraUsage = "out of extra usage"
+	msgNotAvailable    = " is not available"
+)
+
+// Stable codes Maestro puts in HTTPError.Code for the subscription gates, in
+// place of the API's generic invalid_request_error, so the UI can show a
+// card for each without matching message text.
+const (
+	// CodeThirdPartyGate: "Third-party apps now draw from your extra
+	// usage, not your plan limits…". The plan does not cover this client;
+	// an API key or extra usage on the plan does.
+	CodeThirdPartyGate = "third_party_gate"
+	// CodeExtraUsageExhausted: "You're out of extra usage…". The same gate,
+	// with the plan's extra usage used up or turned off.
+	CodeExtraUsageExhausted = "extra_usage_exhausted"
+	// CodeClaudeCodeOnly: "This credential is only authorized for use with
+	// Claude Code…". The subscription token was refused for this request.
+	CodeClaudeCodeOnly = "claude_code_only"
 )
 
 // classify turns a non-2xx response into an HTTPError.
@@ -43,6 +64,9 @@ func classify(status int, h http.Header, body []byte) *providers.HTTPError {
 		e.RequestID = h.Get("request-id")
 	}
 	e.Kind = kindFor(e.Code, e.Message, status)
+	if code := gateCode(e.Code, e.Message); code != "" {
+		e.Code = code
+	}
 	e.RetryAfter = retryAfter(h, time.Now())
 	e.ResetAt = resetAt(h)
 	return e
@@ -57,6 +81,11 @@ func kindFor(typ, msg string, status int) providers.Kind {
 	case "permission_error":
 		return providers.KindForbidden
 	case "not_found_error":
+		// "model: X" is an unknown model; "Claude Fable 5 is not available.
+		// Please use Opus 4.8. …" a model this account is not served.
+		if strings.Contains(msg, msgNotAvailable) {
+			return providers.KindModelUnavailable
+		}
 		return providers.KindNotFound
 	case "rate_limit_error":
 		return providers.KindRateLimit
@@ -69,20 +98,50 @@ func kindFor(typ, msg string, status int) providers.Kind {
 	case "request_too_large":
 		return providers.KindContextTooLarge
 	case "invalid_request_error":
-		switch {
-		case strings.Contains(msg, msgPromptTooLong):
-			return providers.KindContextTooLarge
-		case strings.Contains(msg, msgClaudeCodeOnly):
-			return providers.KindForbidden
-		case strings.Contains(msg, msgCreditTooLow):
-			return providers.KindQuota
-		}
-		return providers.KindInvalidRequest
+		return invalidRequestKind(msg)
 	}
 	if status == 200 {
 		return providers.KindStream
 	}
 	return providers.KindForStatus(status)
+}
+
+// invalidRequestKind classifies an invalid_request_error by its message.
+// The subscription gates are entitlement errors: the plan does not cover
+// this use, so retrying never helps and the user needs an API key or extra
+// usage (docs/providers/anthropic.md, "Errors").
+func invalidRequestKind(msg string) providers.Kind {
+	switch gateCode("invalid_request_error", msg) {
+	case CodeThirdPartyGate, CodeExtraUsageExhausted:
+		return providers.KindEntitlement
+	case CodeClaudeCodeOnly:
+		return providers.KindForbidden
+	}
+	lower := strings.ToLower(msg)
+	switch {
+	case strings.Contains(lower, msgPromptTooLong):
+		return providers.KindContextTooLarge
+	case strings.Contains(lower, msgCreditTooLow):
+		return providers.KindQuota
+	}
+	return providers.KindInvalidRequest
+}
+
+// gateCode is the stable code of a subscription gate message, or "".
+func gateCode(typ, msg string) string {
+	if typ != "invalid_request_error" {
+		return ""
+	}
+	lower := strings.ToLower(msg)
+	switch {
+	case strings.Contains(lower, msgThirdPartyGate):
+		return CodeThirdPartyGate
+	case strings.Contains(lower, msgOutOfExtraUsage):
+		return CodeExtraUsageExhausted
+	case strings.Contains(lower, msgClaudeCodeOnly):
+		return CodeClaudeCodeOnly
+	}
+	return ""
 }
 
 // retryAfter reads retry-after-ms, then retry-after (seconds or an HTTP
@@ -109,7 +168,8 @@ func retryAfter(h http.Header, now time.Time) time.Duration {
 	return 0
 }
 
-// unifiedWindows are the subscription rate-limit windows (§B6): the overall
+// unifiedWindows are the subscription rate-limit windows
+// (docs/providers/anthropic.md, "Errors"): the overall
 // one and the 5-hour, 7-day and 7-day Opus windows.
 var unifiedWindows = []string{"", "5h-", "7d-", "7d_oi-"}
 

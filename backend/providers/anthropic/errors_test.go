@@ -32,7 +32,31 @@ func TestClassify(t *testing.T) {
 			wantReqID: "req_011CSHoEeqs5C35K2UUqR7Fy", wantChat: chat.ErrAuthRequired},
 		{name: "claude code only", status: 400,
 			body:     `{"type":"error","error":{"type":"invalid_request_error","message":"This credential is only authorized for use with Claude Code and cannot be used for other API requests."},"request_id":"req_1"}`,
-			wantKind: providers.KindForbidden, wantCode: "invalid_request_error", wantMsg: "This credential is only authorized for use with Claude Code and cannot be used for other API requests.", wantReqID: "req_1"},
+			wantKind: providers.KindForbidden, wantCode: CodeClaudeCodeOnly, wantMsg: "This credential is only authorized for use with Claude Code and cannot be used for other API requests.", wantReqID: "req_1"},
+		// The 2026 third-party gate, with the bodies quoted in
+		// NousResearch/hermes-agent#46675, leohenon/pi-anthropic-oauth#24,
+		// ianjwhite99/opencode-with-claude#91 and lehdqlsl/opencode-claude-auth#11.
+		{name: "third-party gate", status: 400,
+			body:     `{"type":"error","error":{"type":"invalid_request_error","message":"Third-party apps now draw from your extra usage, not your plan limits. Add more at claude.ai/settings/usage and keep going."},"request_id":"req_011CdbVUwuZnmcCgRDJivc63"}`,
+			wantKind: providers.KindEntitlement, wantCode: CodeThirdPartyGate, wantReqID: "req_011CdbVUwuZnmcCgRDJivc63",
+			wantMsg: "Third-party apps now draw from your extra usage, not your plan limits. Add more at claude.ai/settings/usage and keep going.", wantChat: chat.ErrUnavailable},
+		{name: "third-party gate with a credit", status: 400,
+			body:     `{"type":"error","error":{"type":"invalid_request_error","message":"Third-party apps now draw from your extra usage, not your plan limits. We've added a $200 credit to get you started. Claim it at claude.ai/settings/usage and keep going."},"request_id":"req_011CZqh4woGUoytNUERuMS3X"}`,
+			wantKind: providers.KindEntitlement, wantCode: CodeThirdPartyGate, wantReqID: "req_011CZqh4woGUoytNUERuMS3X",
+			wantMsg: "Third-party apps now draw from your extra usage, not your plan limits. We've added a $200 credit to get you started. Claim it at claude.ai/settings/usage and keep going."},
+		{name: "third-party gate on a team plan", status: 400,
+			body:     `{"type":"error","error":{"type":"invalid_request_error","message":"Third-party apps now draw from extra usage, not plan limits. We've added a credit to your organization to get you started. Ask your workspace admin to claim it and keep going."}}`,
+			wantKind: providers.KindEntitlement, wantCode: CodeThirdPartyGate,
+			wantMsg: "Third-party apps now draw from extra usage, not plan limits. We've added a credit to your organization to get you started. Ask your workspace admin to claim it and keep going."},
+		// anthropics/claude-code#45046, #45276; NousResearch/hermes-agent#32243.
+		{name: "out of extra usage", status: 400,
+			body:     `{"type":"error","error":{"type":"invalid_request_error","message":"You're out of extra usage. Add more at claude.ai/settings/usage and keep going."},"request_id":"req_011CZqpKrzn59RBAo9o9ck3C"}`,
+			wantKind: providers.KindEntitlement, wantCode: CodeExtraUsageExhausted, wantReqID: "req_011CZqpKrzn59RBAo9o9ck3C",
+			wantMsg: "You're out of extra usage. Add more at claude.ai/settings/usage and keep going."},
+		{name: "out of extra usage on a team plan", status: 400,
+			body:     `{"type":"error","error":{"type":"invalid_request_error","message":"You're out of extra usage. Ask your workspace admin to add more so you can keep going."},"request_id":"req_011CZrWR57q8xrTLGGGUAk3q"}`,
+			wantKind: providers.KindEntitlement, wantCode: CodeExtraUsageExhausted, wantReqID: "req_011CZrWR57q8xrTLGGGUAk3q",
+			wantMsg: "You're out of extra usage. Ask your workspace admin to add more so you can keep going."},
 		{name: "prompt too long", status: 400,
 			body:     `{"type":"error","error":{"type":"invalid_request_error","message":"prompt is too long: 215000 tokens > 200000 maximum"}}`,
 			wantKind: providers.KindContextTooLarge, wantCode: "invalid_request_error", wantMsg: "prompt is too long: 215000 tokens > 200000 maximum", wantChat: chat.ErrInvalid},
@@ -45,6 +69,11 @@ func TestClassify(t *testing.T) {
 			wantKind: providers.KindForbidden, wantCode: "permission_error", wantMsg: "Your API key does not have permission to use the specified resource."},
 		{name: "not found", status: 404, body: `{"type":"error","error":{"type":"not_found_error","message":"model: claude-nope"}}`,
 			wantKind: providers.KindNotFound, wantCode: "not_found_error", wantMsg: "model: claude-nope", wantChat: chat.ErrNotFound},
+		// anthropics/claude-code#68120: a model the account is not served.
+		{name: "model not available", status: 404,
+			body:     `{"type":"error","error":{"type":"not_found_error","message":"Claude Fable 5 is not available. Please use Opus 4.8. Learn more: https://www.anthropic.com/news/fable-mythos-access"},"request_id":"req_011CbzRugheav4hCSLt618Z7"}`,
+			wantKind: providers.KindModelUnavailable, wantCode: "not_found_error", wantReqID: "req_011CbzRugheav4hCSLt618Z7",
+			wantMsg: "Claude Fable 5 is not available. Please use Opus 4.8. Learn more: https://www.anthropic.com/news/fable-mythos-access", wantChat: chat.ErrNotFound},
 		{name: "rate limit with retry-after", status: 429, header: http.Header{"Retry-After": {"17"}, "Request-Id": {"req_hdr"}},
 			body:     `{"type":"error","error":{"type":"rate_limit_error","message":"This request would exceed your account's rate limit. Please try again later."}}`,
 			wantKind: providers.KindRateLimit, wantCode: "rate_limit_error", wantMsg: "This request would exceed your account's rate limit. Please try again later.",
@@ -94,6 +123,23 @@ func TestClassify(t *testing.T) {
 				t.Errorf("errors.Is(%v, %v) = false; want true", got, tt.wantChat)
 			}
 		})
+	}
+}
+
+// TestGateNeverRetried checks that the default retry policy gives up at
+// once on both gate messages, as on the Claude Code refusal.
+func TestGateNeverRetried(t *testing.T) {
+	t.Parallel()
+	for _, msg := range []string{
+		"Third-party apps now draw from your extra usage, not your plan limits. Add more at claude.ai/settings/usage and keep going.",
+		"You're out of extra usage. Add more at claude.ai/settings/usage and keep going.",
+		"This credential is only authorized for use with Claude Code and cannot be used for other API requests.",
+	} {
+		body := `{"type":"error","error":{"type":"invalid_request_error","message":"` + msg + `"}}`
+		err := classify(400, http.Header{"Retry-After": {"1"}}, []byte(body))
+		if d, ok := providers.DefaultRetry.Delay(err, 0); ok {
+			t.Errorf("%s: retried after %v; want no retry", err.Code, d)
+		}
 	}
 }
 

@@ -27,7 +27,7 @@ func FuzzParseStream(f *testing.F) {
 			finished bool
 			failed   bool
 		)
-		for ev, err := range parseStream(bytes.NewReader(data), map[string]string{"mcp_x": "x"}, "mcp_") {
+		for ev, err := range parseStream(bytes.NewReader(data)) {
 			if finished || failed {
 				t.Fatalf("item after the end: %#v, %v", ev, err)
 			}

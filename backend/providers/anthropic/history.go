@@ -97,7 +97,7 @@ func (r *renderer) assistantBlocks(m chat.Message) (blocks []any, calls []string
 			}
 		case chat.ToolCallPart:
 			id := providers.CallID(chat.ProviderAnthropic, p.Call)
-			name := r.wireName(providers.ToolName(r.req, p.Call.Name))
+			name := providers.ToolName(r.req, p.Call.Name)
 			blocks = append(blocks, toolUseBlock{Type: "tool_use", ID: id, Name: name, Input: r.arguments(p.Call)})
 			calls = append(calls, id)
 		default:

@@ -2,8 +2,6 @@ package anthropic
 
 import (
 	"bytes"
-	"crypto/sha256"
-	"encoding/hex"
 	"encoding/json"
 	"fmt"
 
@@ -11,24 +9,25 @@ import (
 	"maestro/backend/providers"
 )
 
-// request is the Messages API body.
+// request is the Messages API body. Its fields are written in this order,
+// what stays the same for a whole session first and messages last, so that
+// consecutive requests of a turn share a byte-identical prefix
+// (docs/providers/anthropic.md, "Caching").
 type request struct {
-	Model     string `json:"model"`
-	MaxTokens int    `json:"max_tokens"`
-	// System is a string in API-key mode and []textBlock in OAuth mode.
-	System      any             `json:"system,omitempty"`
-	Messages    []message       `json:"messages"`
-	Thinking    *thinkingConfig `json:"thinking,omitempty"`
-	Temperature *float64        `json:"temperature,omitempty"`
-	Stream      bool            `json:"stream"`
-	// Tools are written by encodeBody itself, after the other fields: their
-	// schemas are validated and compacted once, here, and copied as they
-	// are rather than scanned again by encoding/json.
-	Tools []tool `json:"-"`
-
-	// names maps a prefixed wire tool name back to the exposed name, for
-	// names that are not just prefix+exposed (shortened to fit 64 chars).
-	names map[string]string
+	Model        string          `json:"model"`
+	MaxTokens    int             `json:"max_tokens"`
+	Stream       bool            `json:"stream"`
+	Thinking     *thinkingConfig `json:"thinking,omitempty"`
+	OutputConfig *outputConfig   `json:"output_config,omitempty"`
+	Temperature  *float64        `json:"temperature,omitempty"`
+	// System is a list of text blocks in both modes, so its last block can
+	// carry a cache breakpoint.
+	System []textBlock `json:"system,omitempty"`
+	// Tools and Messages are written by encodeBody itself, after the other
+	// fields: tool schemas are validated and compacted once, here, and
+	// copied as they are rather than scanned again by encoding/json.
+	Tools    []tool    `json:"-"`
+	Messages []message `json:"-"`
 }
 
 type message struct {
@@ -40,17 +39,36 @@ type tool struct {
 	Name        string          `json:"name"`
 	Description string          `json:"description,omitempty"`
 	InputSchema json.RawMessage `json:"input_schema"`
+	// cache marks the last tool as a cache breakpoint.
+	cache bool
 }
 
+// thinkingConfig is {"type":"enabled","budget_tokens":N} or
+// {"type":"adaptive"}.
 type thinkingConfig struct {
 	Type         string `json:"type"`
-	BudgetTokens int    `json:"budget_tokens"`
+	BudgetTokens int    `json:"budget_tokens,omitempty"`
 }
 
-// Content blocks. Each has its type fixed by its constructor in history.go.
-type textBlock struct {
+type outputConfig struct {
+	Effort string `json:"effort"`
+}
+
+// cacheControl marks a block as a prompt-cache breakpoint.
+type cacheControl struct {
 	Type string `json:"type"`
-	Text string `json:"text"`
+}
+
+// ephemeral is the only cache_control the API accepts. It is shared and
+// never modified.
+var ephemeral = &cacheControl{Type: "ephemeral"}
+
+// Content blocks. Each has its type fixed by its constructor in history.go.
+// Those that may carry a cache breakpoint have a Cache field.
+type textBlock struct {
+	Type  string        `json:"type"`
+	Text  string        `json:"text"`
+	Cache *cacheControl `json:"cache_control,omitempty"`
 }
 
 type mediaSource struct {
@@ -61,8 +79,9 @@ type mediaSource struct {
 }
 
 type mediaBlock struct {
-	Type   string      `json:"type"` // image or document
-	Source mediaSource `json:"source"`
+	Type   string        `json:"type"` // image or document
+	Source mediaSource   `json:"source"`
+	Cache  *cacheControl `json:"cache_control,omitempty"`
 }
 
 type toolUseBlock struct {
@@ -77,8 +96,9 @@ type toolResultBlock struct {
 	ToolUseID string `json:"tool_use_id"`
 	// Content is the envelope text, or []any of a text block followed by
 	// image blocks when the result has images.
-	Content any  `json:"content"`
-	IsError bool `json:"is_error"`
+	Content any           `json:"content"`
+	IsError bool          `json:"is_error"`
+	Cache   *cacheControl `json:"cache_control,omitempty"`
 }
 
 type thinkingBlock struct {
@@ -104,68 +124,31 @@ type thinkingState struct {
 
 // renderOptions are the Model settings rendering depends on.
 type renderOptions struct {
-	oauth      bool
-	toolPrefix string
+	oauth bool
 	// schemas caches compacted tool schemas (those that were not compact
 	// already) across requests; nil disables it. It never changes what is
 	// rendered.
 	schemas *schemaCache
 }
 
-// Defaults for max_tokens and thinking budgets.
-const (
-	defaultMaxTokens   = 8192
-	thinkingHeadroom   = 4096
-	minThinkingBudget  = 1024
-	maxToolNameLength  = 64
-	defaultEffortLevel = "medium"
-)
-
-var effortBudgets = map[string]int{"low": 2048, "medium": 8192, "high": 24576}
-
 // toRequest renders req as a Messages API body for the mode in o (OAuth or
-// API key, tool-name prefix; the schema cache only saves work). It is pure:
-// the same input gives the same body. Warnings describe every lossy
-// decision.
+// API key; the schema cache only saves work). It is pure: the same input
+// gives the same body. Warnings describe every lossy decision.
 func toRequest(req chat.Request, o renderOptions) (*request, []string) {
 	r := &renderer{opts: o, req: req}
 	body := &request{Model: req.Model, Stream: true}
 	body.System = r.system()
 	body.Tools = r.tools()
-	budget := r.thinkingBudget()
 	body.Messages = r.messages()
-	if budget > 0 && !finalAssistantThinks(body.Messages) {
-		r.warn("thinking turned off for this request: the assistant turn being continued has tool calls but no anthropic thinking block")
-		budget = 0
-	}
-	if budget == 0 {
+	r.plan(body, modelInfo(req))
+	if body.Thinking == nil {
 		body.Messages = stripFinalThinking(body.Messages)
 	}
 	if body.Messages == nil {
 		body.Messages = []message{}
 	}
-	body.MaxTokens = req.MaxOutputTokens
-	if budget > 0 {
-		body.Thinking = &thinkingConfig{Type: "enabled", BudgetTokens: budget}
-		switch {
-		case body.MaxTokens <= 0:
-			body.MaxTokens = max(defaultMaxTokens, budget+thinkingHeadroom)
-		case body.MaxTokens <= budget:
-			r.warn(fmt.Sprintf("max_tokens %d raised to %d: it must exceed the thinking budget", body.MaxTokens, budget+body.MaxTokens))
-			body.MaxTokens += budget
-		}
-		if req.Temperature != nil && *req.Temperature != 1 {
-			r.warn("temperature dropped: thinking requires the default temperature")
-		} else {
-			body.Temperature = req.Temperature
-		}
-	} else {
-		if body.MaxTokens <= 0 {
-			body.MaxTokens = defaultMaxTokens
-		}
-		body.Temperature = req.Temperature
-	}
-	body.names = r.names
+	r.temperature(body)
+	markBreakpoints(body)
 	return body, r.warnings
 }
 
@@ -173,18 +156,19 @@ func toRequest(req chat.Request, o renderOptions) (*request, []string) {
 type renderer struct {
 	opts     renderOptions
 	req      chat.Request
-	names    map[string]string // wire → exposed, for shortened names
 	warnings []string
 }
 
 func (r *renderer) warn(s string) { r.warnings = append(r.warnings, s) }
 
-func (r *renderer) system() any {
+// system is the system prompt as text blocks: in OAuth mode the Claude Code
+// line first (the endpoint requires it), then the session's prompt.
+func (r *renderer) system() []textBlock {
 	if !r.opts.oauth {
 		if r.req.System == "" {
 			return nil
 		}
-		return r.req.System
+		return []textBlock{{Type: "text", Text: r.req.System}}
 	}
 	blocks := []textBlock{{Type: "text", Text: ClaudeCodeSystem}}
 	if r.req.System != "" {
@@ -206,7 +190,7 @@ func (r *renderer) tools() []tool {
 		if !ok {
 			r.warn(fmt.Sprintf("tool %s: input schema is not a JSON object, replaced by an empty object schema", t.Name))
 		}
-		out = append(out, tool{Name: r.wireName(t.Name), Description: t.Description, InputSchema: schema})
+		out = append(out, tool{Name: t.Name, Description: t.Description, InputSchema: schema})
 	}
 	return out
 }
@@ -255,52 +239,4 @@ func (r *renderer) schema(raw json.RawMessage, buf *[]byte) (json.RawMessage, bo
 	v := json.RawMessage((*buf)[start:len(*buf):len(*buf)])
 	cache.put(trimmed, v)
 	return v, true
-}
-
-// wireName adds the configured prefix to an exposed name. A prefixed name
-// longer than 64 characters is shortened with a hash of the exposed name
-// and remembered, so the stream can map it back.
-func (r *renderer) wireName(exposed string) string {
-	p := r.opts.toolPrefix
-	if p == "" {
-		return exposed
-	}
-	w := p + exposed
-	if len(w) <= maxToolNameLength {
-		return w
-	}
-	sum := sha256.Sum256([]byte(exposed))
-	keep := maxToolNameLength - len(p) - 9
-	w = p + exposed[:keep] + "_" + hex.EncodeToString(sum[:4])
-	if r.names == nil {
-		r.names = map[string]string{}
-	}
-	r.names[w] = exposed
-	return w
-}
-
-// thinkingBudget returns the thinking budget to request, 0 for none.
-func (r *renderer) thinkingBudget() int {
-	rs := r.req.Reasoning
-	if rs == nil {
-		return 0
-	}
-	budget := rs.BudgetTokens
-	if budget <= 0 {
-		effort := rs.Effort
-		if effort == "" {
-			effort = defaultEffortLevel
-		}
-		b, ok := effortBudgets[effort]
-		if !ok {
-			r.warn(fmt.Sprintf("unknown reasoning effort %q treated as %s", effort, defaultEffortLevel))
-			b = effortBudgets[defaultEffortLevel]
-		}
-		budget = b
-	}
-	if budget < minThinkingBudget {
-		r.warn(fmt.Sprintf("thinking budget %d raised to the minimum %d", budget, minThinkingBudget))
-		budget = minThinkingBudget
-	}
-	return budget
 }

@@ -86,8 +86,14 @@ func checkInvariants(t *testing.T, body *request) {
 	if body.MaxTokens <= 0 {
 		t.Errorf("max_tokens = %d; want > 0", body.MaxTokens)
 	}
-	if body.Thinking != nil && body.MaxTokens <= body.Thinking.BudgetTokens {
-		t.Errorf("max_tokens %d <= budget %d", body.MaxTokens, body.Thinking.BudgetTokens)
+	if th := body.Thinking; th != nil && th.Type == "enabled" && (body.MaxTokens <= th.BudgetTokens || th.BudgetTokens < minThinkingBudget) {
+		t.Errorf("max_tokens %d, budget %d; want 1024 <= budget < max_tokens", body.MaxTokens, th.BudgetTokens)
+	}
+	if limit := Lookup(body.Model).MaxOutputTokens; limit > 0 && body.MaxTokens > limit {
+		t.Errorf("max_tokens %d > %d, the output limit of %s", body.MaxTokens, limit, body.Model)
+	}
+	if data, err := encodeBody(body); err != nil || bytes.Count(data, []byte(`"cache_control"`)) > maxBreakpoints {
+		t.Errorf("%d cache_control blocks (err %v); want at most %d", bytes.Count(data, []byte(`"cache_control"`)), err, maxBreakpoints)
 	}
 	for _, tl := range body.Tools {
 		if !toolNameRE.MatchString(tl.Name) {
@@ -128,33 +134,56 @@ func checkInvariants(t *testing.T, body *request) {
 
 func TestRenderMaxTokens(t *testing.T) {
 	t.Parallel()
+	low, high := &chat.Reasoning{Effort: "low"}, &chat.Reasoning{Effort: "high"}
 	tests := []struct {
-		name              string
-		max               int
-		reasoning         *chat.Reasoning
-		wantMax, wantBudg int
+		name       string
+		model      string
+		info       chat.ModelInfo
+		max        int
+		reasoning  *chat.Reasoning
+		wantMax    int
+		wantType   string // thinking.type, "" for none
+		wantBudget int
+		wantEffort string
 	}{
-		{"default", 0, nil, 8192, 0},
-		{"explicit", 1000, nil, 1000, 0},
-		{"effort low", 0, &chat.Reasoning{Effort: "low"}, 8192, 2048},
-		{"effort medium", 0, &chat.Reasoning{Effort: "medium"}, 12288, 8192},
-		{"effort high", 0, &chat.Reasoning{Effort: "high"}, 28672, 24576},
-		{"budget wins", 0, &chat.Reasoning{Effort: "low", BudgetTokens: 5000}, 9096, 5000},
-		{"budget below minimum", 0, &chat.Reasoning{BudgetTokens: 10}, 8192, 1024},
-		{"max below budget", 2000, &chat.Reasoning{Effort: "low"}, 4048, 2048},
-		{"max above budget", 30000, &chat.Reasoning{Effort: "high"}, 30000, 24576},
+		{"default", "m", chat.ModelInfo{}, 0, nil, 8192, "", 0, ""},
+		{"explicit", "m", chat.ModelInfo{}, 1000, nil, 1000, "", 0, ""},
+		{"effort low", "m", chat.ModelInfo{}, 0, low, 8192, "enabled", 2048, ""},
+		{"effort medium", "m", chat.ModelInfo{}, 0, &chat.Reasoning{Effort: "medium"}, 12288, "enabled", 8192, ""},
+		{"effort high", "m", chat.ModelInfo{}, 0, high, 28672, "enabled", 24576, ""},
+		{"budget wins", "m", chat.ModelInfo{}, 0, &chat.Reasoning{Effort: "low", BudgetTokens: 5000}, 9096, "enabled", 5000, ""},
+		{"budget below minimum", "m", chat.ModelInfo{}, 0, &chat.Reasoning{BudgetTokens: 10}, 8192, "enabled", 1024, ""},
+		{"max below budget", "m", chat.ModelInfo{}, 2000, low, 4048, "enabled", 2048, ""},
+		{"max above budget", "m", chat.ModelInfo{}, 30000, high, 30000, "enabled", 24576, ""},
+		{"output limit", "claude-haiku-4-5", chat.ModelInfo{}, 200000, nil, 64000, "", 0, ""},
+		{"output limit under default", "claude-haiku-4-5", chat.ModelInfo{}, 0, nil, 8192, "", 0, ""},
+		{"budget fits under the limit", "claude-opus-4-1", chat.ModelInfo{}, 40000, high, 32000, "enabled", 24576, ""},
+		{"budget lowered under the limit", "claude-opus-4-1", chat.ModelInfo{}, 0, &chat.Reasoning{BudgetTokens: 40000}, 32000, "enabled", 27904, ""},
+		{"catalog minimum budget", "m", chat.ModelInfo{ID: "m", MinThinkingBudget: 2048}, 0, &chat.Reasoning{BudgetTokens: 1500}, 8192, "enabled", 2048, ""},
+		{"catalog maximum budget", "m", chat.ModelInfo{ID: "m", MaxThinkingBudget: 4000}, 0, high, 8192, "enabled", 4000, ""},
+		{"no room for thinking", "m", chat.ModelInfo{ID: "m", MaxOutputTokens: 1200}, 0, low, 1200, "", 0, ""},
+		{"adaptive with effort", "claude-opus-4-7", chat.ModelInfo{}, 0, low, 8192, "adaptive", 0, "low"},
+		{"adaptive high", "claude-opus-4-7", chat.ModelInfo{}, 0, high, 28672, "adaptive", 0, "high"},
+		{"adaptive, efforts unknown", "claude-sonnet-4-6", chat.ModelInfo{}, 0, high, 28672, "adaptive", 0, ""},
+		{"adaptive from the catalog", "claude-next", chat.ModelInfo{ID: "claude-next", MaxOutputTokens: 20000, Thinking: chat.ThinkingAdaptive,
+			Efforts: []string{"high"}}, 0, high, 20000, "adaptive", 0, "high"},
+		{"thinks by default", "claude-opus-5", chat.ModelInfo{}, 0, nil, 12288, "", 0, ""},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
-			req := chat.Request{Model: "m", MaxOutputTokens: tt.max, Reasoning: tt.reasoning, Messages: []chat.Message{user("hi")}}
-			body, _ := toRequest(req, renderOptions{})
-			budget := 0
+			req := chat.Request{Model: tt.model, Info: tt.info, MaxOutputTokens: tt.max, Reasoning: tt.reasoning, Messages: []chat.Message{user("hi")}}
+			body, warns := toRequest(req, renderOptions{})
+			typ, budget, effort := "", 0, ""
 			if body.Thinking != nil {
-				budget = body.Thinking.BudgetTokens
+				typ, budget = body.Thinking.Type, body.Thinking.BudgetTokens
 			}
-			if body.MaxTokens != tt.wantMax || budget != tt.wantBudg {
-				t.Errorf("got max_tokens %d, budget %d; want %d, %d", body.MaxTokens, budget, tt.wantMax, tt.wantBudg)
+			if body.OutputConfig != nil {
+				effort = body.OutputConfig.Effort
+			}
+			if body.MaxTokens != tt.wantMax || typ != tt.wantType || budget != tt.wantBudget || effort != tt.wantEffort {
+				t.Errorf("got max_tokens %d, thinking %q %d, effort %q (warnings %q); want %d, %q %d, %q",
+					body.MaxTokens, typ, budget, effort, warns, tt.wantMax, tt.wantType, tt.wantBudget, tt.wantEffort)
 			}
 		})
 	}
@@ -208,7 +237,7 @@ func TestRenderSchemaCache(t *testing.T) {
 			t.Errorf("render %d with cache: %s, %q; want %s, %q", i, got, warns, want, coldWarns)
 		}
 	}
-	if !bytes.Contains(want, []byte(`{"name":"spaced","input_schema":{"type":"object"}}`)) {
+	if !bytes.Contains(want, []byte(`{"name":"spaced","input_schema":{"type":"object"},"cache_control":{"type":"ephemeral"}}`)) {
 		t.Errorf("schema not compacted: %s", want)
 	}
 }

@@ -125,7 +125,7 @@ func TestHeaders(t *testing.T) {
 
 func TestRoundTrip(t *testing.T) {
 	t.Parallel()
-	f, m, _ := newFake(t, nil, WithToolNamePrefix("mcp_"))
+	f, m, _ := newFake(t, nil)
 	req := withTools(chat.Request{Reasoning: &chat.Reasoning{Effort: "low"}, Messages: []chat.Message{user("Weather in Paris?")}})
 	f.Script.Push(fake.Reply{Thinking: "I should call the tool.", Text: "Checking.", ChunkRunes: 4,
 		ToolCalls: []fake.ToolCall{{Name: "weather__get_forecast", Args: raw(`{"city":"Paris"}`), Fragments: 3}, {Name: "clock__now"}}})
@@ -151,7 +151,7 @@ func TestRoundTrip(t *testing.T) {
 	}
 	if len(calls) != 2 || calls[0].Name != "weather__get_forecast" || string(calls[0].Arguments) != `{"city":"Paris"}` ||
 		calls[1].Name != "clock__now" || string(calls[1].Arguments) != "{}" {
-		t.Fatalf("got calls %+v; want the two scripted calls with the prefix stripped", calls)
+		t.Fatalf("got calls %+v; want the two scripted calls", calls)
 	}
 	if fin := evs[len(evs)-1].(chat.Finish); fin.Reason != "tool_calls" || fin.Usage.InputTokens == 0 || !strings.HasPrefix(fin.ResponseID, "msg_") {
 		t.Errorf("got %+v; want a tool_calls Finish with usage and id", fin)
@@ -175,7 +175,7 @@ func TestRoundTrip(t *testing.T) {
 		t.Errorf("echo reply starts %q", got)
 	}
 	body := f.Script.Requests()[1].Body
-	for _, want := range []string{`"type":"thinking"`, `"name":"mcp_weather__get_forecast"`, `"budget_tokens":2048`} {
+	for _, want := range []string{`"type":"thinking"`, `"name":"weather__get_forecast"`, `"budget_tokens":2048`} {
 		if !bytes.Contains(body, []byte(want)) {
 			t.Errorf("follow-up body lacks %s: %s", want, body)
 		}
@@ -238,7 +238,7 @@ func TestStreamStopsEarlyAndClosesBody(t *testing.T) {
 	t.Parallel()
 	f, m, b := newFake(t, nil)
 	f.Script.Push(fake.Reply{Text: strings.Repeat("word ", 200), ChunkRunes: 5, DelayMS: 5})
-	seq, err := m.Stream(t.Context(), chat.Request{Model: "m", Messages: []chat.Message{user("hi")}})
+	seq, err := m.Stream(t.Context(), chat.Request{Model: "claude-sonnet-4-5", Messages: []chat.Message{user("hi")}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -262,7 +262,7 @@ func TestStreamCanceled(t *testing.T) {
 	f.Script.Push(fake.Reply{Text: strings.Repeat("slow ", 100), ChunkRunes: 5, DelayMS: 20})
 	ctx, cancel := context.WithCancel(t.Context())
 	defer cancel()
-	seq, err := m.Stream(ctx, chat.Request{Model: "m", Messages: []chat.Message{user("hi")}})
+	seq, err := m.Stream(ctx, chat.Request{Model: "claude-sonnet-4-5", Messages: []chat.Message{user("hi")}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -292,7 +292,6 @@ func TestStreamRequestErrors(t *testing.T) {
 	}{
 		{"no model", New(), t.Context(), chat.Request{Messages: valid.Messages}, func(err error) bool { return errors.Is(err, chat.ErrInvalid) }},
 		{"no messages", New(), t.Context(), chat.Request{Model: "m"}, func(err error) bool { return errors.Is(err, chat.ErrInvalid) }},
-		{"bad prefix", New(WithToolNamePrefix("mcp.")), t.Context(), valid, func(err error) bool { return errors.Is(err, chat.ErrInvalid) }},
 		{"unreachable", New(WithBaseURL("http://127.0.0.1:1")), t.Context(), valid, func(err error) bool {
 			he, ok := providers.AsHTTPError(err)
 			return ok && he.Kind == providers.KindServer && he.Err != nil
@@ -313,7 +312,7 @@ func TestWarningsLogged(t *testing.T) {
 	t.Parallel()
 	var buf bytes.Buffer
 	_, m, _ := newFake(t, nil, WithLogger(slog.New(slog.NewJSONHandler(&buf, nil))))
-	req := chat.Request{Model: "m", Messages: []chat.Message{user("hi"),
+	req := chat.Request{Model: "claude-sonnet-4-5", Messages: []chat.Message{user("hi"),
 		assistant(chat.ProviderGemini, chat.ReasoningPart{Text: "x", ProviderData: chat.ProviderData{"gemini": raw(`{}`)}}, chat.TextPart{Text: "ok"}),
 		user("again")}}
 	if _, err := streamAll(t, m, req); err != nil {
@@ -341,6 +340,41 @@ func TestConcurrentStreams(t *testing.T) {
 	for range 8 {
 		if err := <-errs; err != nil {
 			t.Error(err)
+		}
+	}
+}
+
+// TestGateReachesTheCaller checks the fake's gate mode end to end: each
+// gate comes back as an entitlement error with its stable code.
+func TestGateReachesTheCaller(t *testing.T) {
+	t.Parallel()
+	for _, tt := range []struct {
+		gate anthropicfake.Gate
+		code string
+	}{{anthropicfake.GateThirdParty, CodeThirdPartyGate}, {anthropicfake.GateExtraUsageExhausted, CodeExtraUsageExhausted}} {
+		t.Run(string(tt.gate), func(t *testing.T) {
+			t.Parallel()
+			_, m, _ := newFake(t, []anthropicfake.Option{anthropicfake.WithGate(tt.gate)})
+			_, err := streamAll(t, m, withTools(chat.Request{Messages: []chat.Message{user("hi")}}))
+			he, ok := providers.AsHTTPError(err)
+			if !ok || he.Kind != providers.KindEntitlement || he.Code != tt.code || he.Status != 400 || !strings.Contains(he.Message, "extra usage") {
+				t.Errorf("got %v; want entitlement %s", err, tt.code)
+			}
+		})
+	}
+}
+
+// TestToolLoopSteps sends every step of a realistic tool-loop turn to the
+// fake in both modes: breakpoints, limits and pairing must all pass.
+func TestToolLoopSteps(t *testing.T) {
+	t.Parallel()
+	for _, mode := range modes {
+		f, m, _ := newFake(t, nil, mode.opts...)
+		for i, req := range sessionTurn(30, 5) {
+			req.Reasoning = &chat.Reasoning{Effort: "low"}
+			if _, err := streamAll(t, m, req); err != nil {
+				t.Fatalf("%s step %d: %v (recorded %+v)", mode.name, i+1, err, f.Script.Requests()[i].Rejection)
+			}
 		}
 	}
 }

@@ -34,11 +34,8 @@ type blockState struct {
 }
 
 // parser turns SSE events into chat events. It is a state machine over the
-// §B5 grammar; any violation is an error, never a panic.
+// Messages stream grammar; any violation is an error, never a panic.
 type parser struct {
-	names  map[string]string
-	prefix string
-
 	started, finished bool
 	responseID        string
 	usage             chat.Usage
@@ -54,16 +51,16 @@ type parser struct {
 	src bytes.Reader
 }
 
-func newParser(names map[string]string, prefix string) *parser {
-	return &parser{names: names, prefix: prefix, blocks: map[int]*blockState{}}
+func newParser() *parser {
+	return &parser{blocks: map[int]*blockState{}}
 }
 
 // parseStream yields the chat events of the Messages stream in r. It ends
 // with a Finish, or with an error: an error event, a malformed event, a read
 // failure, or the end of the stream before message_stop.
-func parseStream(r io.Reader, names map[string]string, prefix string) iter.Seq2[chat.Event, error] {
+func parseStream(r io.Reader) iter.Seq2[chat.Event, error] {
 	return func(yield func(chat.Event, error) bool) {
-		p := newParser(names, prefix)
+		p := newParser()
 		for sse, err := range providers.ReadSSE(r) {
 			if err != nil {
 				yield(nil, streamError("read stream", err))
@@ -232,7 +229,7 @@ func (p *parser) blockStart(ev *wireEvent) error {
 	case blockRedacted:
 		st.data = cb.Data
 	case blockToolUse:
-		st.call, st.id, st.name = p.calls, cb.ID, p.exposed(cb.Name)
+		st.call, st.id, st.name = p.calls, cb.ID, cb.Name
 		st.initial = cb.Input // a fresh slice: p.ev is zeroed before each decode
 		p.calls++
 		p.out = append(p.out, chat.ToolCallStart{Index: st.call, ID: st.id, Name: st.name})
@@ -335,19 +332,6 @@ func callArguments(st *blockState) (json.RawMessage, error) {
 func reasoningDone(st thinkingState) chat.ReasoningDone {
 	raw, _ := json.Marshal(st) // strings only: cannot fail
 	return chat.ReasoningDone{ProviderData: chat.ProviderData{chat.ProviderAnthropic: raw}}
-}
-
-// exposed maps a streamed tool name back to the name the agent declared.
-func (p *parser) exposed(name string) string {
-	if n, ok := p.names[name]; ok {
-		return n
-	}
-	if p.prefix != "" {
-		if s, ok := strings.CutPrefix(name, p.prefix); ok && s != "" {
-			return s
-		}
-	}
-	return name
 }
 
 // stopReason normalises Anthropic's stop_reason.

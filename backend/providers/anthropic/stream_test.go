@@ -63,11 +63,9 @@ func usage(out int64) chat.Usage {
 func TestParseStream(t *testing.T) {
 	t.Parallel()
 	tests := []struct {
-		name   string
-		in     string
-		prefix string
-		names  map[string]string
-		want   []chat.Event
+		name string
+		in   string
+		want []chat.Event
 	}{
 		{name: "fixture text", in: readFixture(t, "text.sse"), want: []chat.Event{
 			chat.TextDelta{Text: "Hello"}, chat.TextDelta{Text: "! I"}, chat.TextDelta{Text: "'m doing well, thank you for asking"},
@@ -122,13 +120,13 @@ func TestParseStream(t *testing.T) {
 			chat.ToolCallDone{Index: 0, ID: "toolu_1", Name: "weather__get", Arguments: raw(`{"city": "Paris"}`)},
 			chat.Finish{Reason: "tool_calls", Usage: usage(30), ResponseID: "msg_1"},
 		}},
-		{name: "parallel calls with prefix", prefix: "mcp_", names: map[string]string{"mcp_long_1234": "long_name_exposed"}, in: sseOf(msgStart,
+		{name: "parallel calls", in: sseOf(msgStart,
 			`{"type":"content_block_start","index":0,"content_block":{"type":"text","text":"Checking."}}`,
 			`{"type":"content_block_stop","index":0}`,
-			`{"type":"content_block_start","index":1,"content_block":{"type":"tool_use","id":"toolu_a","name":"mcp_a__b","input":{}}}`,
+			`{"type":"content_block_start","index":1,"content_block":{"type":"tool_use","id":"toolu_a","name":"a__b","input":{}}}`,
 			`{"type":"content_block_delta","index":1,"delta":{"type":"input_json_delta","partial_json":"{\"x\":1}"}}`,
 			`{"type":"content_block_stop","index":1}`,
-			`{"type":"content_block_start","index":2,"content_block":{"type":"tool_use","id":"toolu_b","name":"mcp_long_1234","input":{}}}`,
+			`{"type":"content_block_start","index":2,"content_block":{"type":"tool_use","id":"toolu_b","name":"long__name","input":{}}}`,
 			`{"type":"content_block_delta","index":2,"delta":{"type":"input_json_delta","partial_json":""}}`,
 			`{"type":"content_block_stop","index":2}`,
 			`{"type":"content_block_start","index":3,"content_block":{"type":"tool_use","id":"toolu_c","name":"unprefixed","input":{"y":2}}}`,
@@ -137,8 +135,8 @@ func TestParseStream(t *testing.T) {
 			chat.ToolCallStart{Index: 0, ID: "toolu_a", Name: "a__b"},
 			chat.ToolCallDelta{Index: 0, Fragment: `{"x":1}`},
 			chat.ToolCallDone{Index: 0, ID: "toolu_a", Name: "a__b", Arguments: raw(`{"x":1}`)},
-			chat.ToolCallStart{Index: 1, ID: "toolu_b", Name: "long_name_exposed"},
-			chat.ToolCallDone{Index: 1, ID: "toolu_b", Name: "long_name_exposed", Arguments: raw(`{}`)},
+			chat.ToolCallStart{Index: 1, ID: "toolu_b", Name: "long__name"},
+			chat.ToolCallDone{Index: 1, ID: "toolu_b", Name: "long__name", Arguments: raw(`{}`)},
 			chat.ToolCallStart{Index: 2, ID: "toolu_c", Name: "unprefixed"},
 			chat.ToolCallDone{Index: 2, ID: "toolu_c", Name: "unprefixed", Arguments: raw(`{"y":2}`)},
 			chat.Finish{Reason: "tool_calls", Usage: usage(30), ResponseID: "msg_1"},
@@ -167,7 +165,7 @@ func TestParseStream(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
 			for _, r := range []io.Reader{strings.NewReader(tt.in), iotest.OneByteReader(strings.NewReader(tt.in))} {
-				got, err := collect(parseStream(r, tt.names, tt.prefix))
+				got, err := collect(parseStream(r))
 				if err != nil {
 					t.Fatalf("got error %v; want none", err)
 				}
@@ -217,7 +215,7 @@ func TestParseStreamErrors(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
-			got, err := collect(parseStream(strings.NewReader(tt.in), nil, ""))
+			got, err := collect(parseStream(strings.NewReader(tt.in)))
 			he, ok := providers.AsHTTPError(err)
 			if !ok {
 				t.Fatalf("got error %v (events %v); want an *HTTPError", err, got)
@@ -237,7 +235,7 @@ func TestParseStreamReadError(t *testing.T) {
 	t.Parallel()
 	boom := errors.New("connection reset")
 	r := io.MultiReader(strings.NewReader(sseOf(msgStart)), iotest.ErrReader(boom))
-	_, err := collect(parseStream(r, nil, ""))
+	_, err := collect(parseStream(r))
 	he, ok := providers.AsHTTPError(err)
 	if !ok || he.Kind != providers.KindStream || !errors.Is(err, boom) {
 		t.Errorf("got %v; want a stream HTTPError wrapping the read error", err)
@@ -247,7 +245,7 @@ func TestParseStreamReadError(t *testing.T) {
 func TestParseStreamStopsWhenConsumerStops(t *testing.T) {
 	t.Parallel()
 	n := 0
-	for range parseStream(strings.NewReader(readFixture(t, "text.sse")), nil, "") {
+	for range parseStream(strings.NewReader(readFixture(t, "text.sse"))) {
 		n++
 		if n == 2 {
 			break
@@ -261,7 +259,7 @@ func TestParseStreamStopsWhenConsumerStops(t *testing.T) {
 func TestParseStreamIgnoresTrailingData(t *testing.T) {
 	t.Parallel()
 	in := readFixture(t, "text.sse") + "event: garbage\ndata: {not json\n\n"
-	evs, err := collect(parseStream(strings.NewReader(in), nil, ""))
+	evs, err := collect(parseStream(strings.NewReader(in)))
 	if err != nil || len(evs) == 0 {
 		t.Fatalf("got %d events, %v; want a complete stream", len(evs), err)
 	}

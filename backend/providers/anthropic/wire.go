@@ -2,7 +2,8 @@ package anthropic
 
 import "encoding/json"
 
-// Wire shapes of the stream events (providers.md §B5). One wireEvent is
+// Wire shapes of the stream events (docs/providers/anthropic.md, "Endpoints
+// and headers"). One wireEvent is
 // decoded per SSE event. The hot fields (index, delta, content_block) are
 // values rather than pointers, to keep allocations per event low; an
 // absent index decodes as noIndex, an absent delta or block as an empty

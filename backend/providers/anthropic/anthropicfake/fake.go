@@ -1,14 +1,23 @@
 // Package anthropicfake is an in-process fake of Anthropic's Messages API
-// (providers.md §B8) for tests and the end-to-end harness.
+// and model list (docs/providers/anthropic.md, "What the fake enforces") for
+// tests and the end-to-end harness.
 //
 // It enforces what the real service enforces on POST /v1/messages — the
 // headers and credentials of the OAuth and API-key modes, the Claude Code
-// system line for subscription tokens, required body fields, the tool-name
-// pattern, role alternation, tool_use/tool_result pairing and ordering,
-// thinking rules and signatures — and answers a rejected request with the
-// real status and error body. A valid request gets a streamed reply built
-// from the shared fake.Script: thinking, text, tool calls, or an injected
-// failure. Every request is recorded in the Script with its outcome.
+// system line for subscription tokens, required body fields, the served
+// model and its output limit, sampling parameters on models that refuse
+// them, the tool-name pattern, role alternation, tool_use/tool_result
+// pairing and ordering, thinking rules and signatures, and where
+// cache_control may go and how often — and answers a rejected request with
+// the real status and error body. A valid request gets a streamed reply
+// built from the shared fake.Script: thinking, text, tool calls, or an
+// injected failure. Every request is recorded in the Script with its
+// outcome. GET /v1/models lists the served models (Script.Models, with
+// DefaultModels) in the real shape, paged.
+//
+// A gate mode (WithGate, POST /_fake/gate) answers every valid OAuth
+// request with one of the 2026 subscription gates, so the app's handling
+// of them can be tested end to end.
 //
 // Thinking signatures are the fake's own (Signature): a replayed thinking
 // block must carry the signature the fake produced for exactly that text,
@@ -19,7 +28,8 @@
 // "stream_error" sends an overloaded_error event inside a 200 stream.
 //
 // Concurrency: a Server is safe for concurrent use. Its configuration is
-// fixed by New; the Script has its own lock; the id counter is atomic.
+// fixed by New, except the gate mode, which its own lock guards; the Script
+// has its own lock; the id counter is atomic.
 package anthropicfake
 
 import (
@@ -35,20 +45,21 @@ import (
 	"maestro/backend/providers/fake"
 )
 
-// Constants the real service checks (providers.md §B4, §B6). They are
+// Constants the real service checks (docs/providers/anthropic.md). They are
 // repeated here rather than imported so the fake checks the adapter
 // independently.
 const (
 	ClaudeCodeSystem = "You are Claude Code, Anthropic's official CLI for Claude."
 	BetaOAuth        = "oauth-2025-04-20"
 
-	MsgClaudeCodeOnly = "This credential is only authorized for use with Claude Code and cannot be used for other API requests."
-	MsgTokenExpired   = "OAuth token has expired. Please obtain a new token or refresh your existing token."
-	MsgNoAPIKey       = "x-api-key header is required"
-	MsgBadAPIKey      = "invalid x-api-key"
-	MsgNoVersion      = "anthropic-version: header is required"
-	MsgRateLimited    = "This request would exceed your account's rate limit. Please try again later."
-	MsgPromptTooLong  = "prompt is too long: 215000 tokens > 200000 maximum"
+	MsgClaudeCodeOnly   = "This credential is only authorized for use with Claude Code and cannot be used for other API requests."
+	MsgOAuthUnsupported = "OAuth authentication is currently not supported."
+	MsgTokenExpired     = "OAuth token has expired. Please obtain a new token or refresh your existing token."
+	MsgNoAPIKey         = "x-api-key header is required"
+	MsgBadAPIKey        = "invalid x-api-key"
+	MsgNoVersion        = "anthropic-version: header is required"
+	MsgRateLimited      = "This request would exceed your account's rate limit. Please try again later."
+	MsgPromptTooLong    = "prompt is too long: 215000 tokens > 200000 maximum"
 )
 
 // maxBody bounds a request body, like the real 32 MB request limit.
@@ -65,6 +76,7 @@ type Server struct {
 	mux    *http.ServeMux
 	seq    atomic.Int64
 	oauth  *oauthState // the sign-in server (oauth.go)
+	gate   gateState   // the subscription gate mode (gate.go)
 }
 
 // Option configures a Server.
@@ -106,7 +118,9 @@ func New(opts ...Option) *Server {
 func (s *Server) routes() {
 	s.mux.Handle(fake.ControlPrefix, s.Script.ControlHandler())
 	s.mountOAuth()
+	s.mux.HandleFunc("POST "+fake.ControlPrefix+"gate", s.gateControl)
 	s.mux.HandleFunc("POST /v1/messages", s.requireIssued(s.messages))
+	s.mux.HandleFunc("GET /v1/models", s.requireIssued(s.listModels))
 	s.mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
 		s.writeError(w, http.StatusNotFound, "not_found_error", "Not Found", nil)
 	})
@@ -162,7 +176,8 @@ func recordBody(body []byte) json.RawMessage {
 
 func (s *Server) requestID() string { return fmt.Sprintf("req_fake%014d", s.seq.Add(1)) }
 
-// writeError writes the real error envelope (providers.md §B6).
+// writeError writes the real error envelope (docs/providers/anthropic.md,
+// "Errors").
 func (s *Server) writeError(w http.ResponseWriter, status int, typ, msg string, h http.Header) {
 	id := s.requestID()
 	for k, vs := range h {

@@ -27,8 +27,15 @@ func post(t *testing.T, srv *httptest.Server, mode string, body string, edit fun
 	if err != nil {
 		t.Fatal(err)
 	}
-	req.Header.Set("anthropic-version", "2023-06-01")
 	req.Header.Set("content-type", "application/json")
+	return send(t, srv, req, mode, edit)
+}
+
+// send adds the version and credential headers of mode ("oauth" or
+// "apikey") to req, lets edit change it, and sends it.
+func send(t *testing.T, srv *httptest.Server, req *http.Request, mode string, edit func(*http.Request)) *http.Response {
+	t.Helper()
+	req.Header.Set("anthropic-version", "2023-06-01")
 	if mode == "oauth" {
 		req.Header.Set("authorization", "Bearer sk-ant-oat01-test")
 		req.Header.Set("anthropic-beta", "oauth-2025-04-20,interleaved-thinking-2025-05-14")
@@ -155,9 +162,8 @@ func TestRejections(t *testing.T) {
 		{"expired token", "oauth", []Option{WithToken("good")}, validBody(nil), nil, 401, "authentication_error", MsgTokenExpired},
 		{"wrong api key", "apikey", []Option{WithAPIKey("good")}, validBody(nil), nil, 401, "authentication_error", MsgBadAPIKey},
 		{"no version", "oauth", nil, validBody(nil), func(r *http.Request) { r.Header.Del("anthropic-version") }, 400, "invalid_request_error", MsgNoVersion},
-		{"oauth without beta query", "oauth", nil, validBody(nil), func(r *http.Request) { r.URL.RawQuery = "" }, 400, "invalid_request_error", MsgClaudeCodeOnly},
 		{"oauth without oauth beta", "oauth", nil, validBody(nil), func(r *http.Request) { r.Header.Set("anthropic-beta", "interleaved-thinking-2025-05-14") },
-			400, "invalid_request_error", MsgClaudeCodeOnly},
+			401, "authentication_error", MsgOAuthUnsupported},
 		{"oauth without claude code system", "oauth", nil, validBody(func(m map[string]any) { m["system"] = "You are helpful." }), nil,
 			400, "invalid_request_error", MsgClaudeCodeOnly},
 		{"oauth with claude code line second", "oauth", nil, validBody(func(m map[string]any) {
@@ -229,6 +235,18 @@ func TestRejections(t *testing.T) {
 				t.Errorf("recorded %+v; want one request with status %d and a rejection", recs, tt.status)
 			}
 		})
+	}
+}
+
+// TestOAuthWithoutBetaQueryAccepted: the real endpoint serves an OAuth
+// request without ?beta=true (pi sends plain /v1/messages), so the fake
+// does too.
+func TestOAuthWithoutBetaQueryAccepted(t *testing.T) {
+	t.Parallel()
+	srv := httptest.NewServer(New())
+	t.Cleanup(srv.Close)
+	if resp := post(t, srv, "oauth", validBody(nil), func(r *http.Request) { r.URL.RawQuery = "" }); resp.StatusCode != http.StatusOK {
+		t.Errorf("got %d %+v; want 200", resp.StatusCode, readError(t, resp).Error)
 	}
 }
 

@@ -17,7 +17,7 @@ import (
 	"maestro/backend/providers/fakes"
 )
 
-// The Claude sign-in server (providers.md B1–B3, B8): the authorize page
+// The Claude sign-in server (docs/providers/anthropic.md, "Sign-in"): the authorize page
 // (claude.ai), the manual-code page and the token endpoint
 // (console.anthropic.com). The constants are repeated rather than imported
 // so the fake checks the client independently.

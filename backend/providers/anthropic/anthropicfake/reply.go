@@ -70,7 +70,8 @@ func (s *Server) reply(w http.ResponseWriter, r *http.Request, req *wireRequest,
 }
 
 // limitHeaders are the headers of a rejected request: retry-after and the
-// unified subscription window status and reset (providers.md §B6).
+// unified subscription window status and reset (docs/providers/anthropic.md,
+// "Errors").
 func (s *Server) limitHeaders(retry, def int, window string) http.Header {
 	if retry <= 0 {
 		retry = def
@@ -95,7 +96,8 @@ type event struct {
 
 type obj = map[string]any
 
-// events builds the §B5 event sequence of a reply.
+// events builds the Messages stream event sequence of a reply
+// (docs/providers/anthropic.md, "Endpoints and headers").
 func (s *Server) events(req *wireRequest, rp fake.Reply) []event {
 	n := s.seq.Add(1)
 	in := 0
@@ -156,7 +158,7 @@ func (s *Server) events(req *wireRequest, rp fake.Reply) []event {
 			}
 		}
 		id := fmt.Sprintf("toolu_01fake%016d", s.seq.Add(1))
-		block(obj{"type": "tool_use", "id": id, "name": req.toolName(tc.Name), "input": obj{}}, ds...)
+		block(obj{"type": "tool_use", "id": id, "name": tc.Name, "input": obj{}}, ds...)
 		out += len(args)
 	}
 	stop := "end_turn"
@@ -233,26 +235,4 @@ func (q *wireRequest) lastUserText() string {
 		}
 	}
 	return ""
-}
-
-// toolName is the declared tool a scripted name refers to: the name
-// itself, or the one declared tool whose name ends with it (a client that
-// prefixes tool names, providers.md §B4).
-func (q *wireRequest) toolName(name string) string {
-	var match string
-	for _, t := range q.Tools {
-		if t.Name == name {
-			return name
-		}
-		if strings.HasSuffix(t.Name, name) {
-			if match != "" {
-				return name
-			}
-			match = t.Name
-		}
-	}
-	if match != "" {
-		return match
-	}
-	return name
 }

@@ -31,6 +31,7 @@ type wireRequest struct {
 	Stream      bool            `json:"stream"`
 
 	oauth bool
+	model servedModel
 }
 
 type wireMessage struct {
@@ -40,8 +41,9 @@ type wireMessage struct {
 }
 
 type wireTool struct {
-	Name        string          `json:"name"`
-	InputSchema json.RawMessage `json:"input_schema"`
+	Name         string          `json:"name"`
+	InputSchema  json.RawMessage `json:"input_schema"`
+	CacheControl json.RawMessage `json:"cache_control"`
 }
 
 type wireThinking struct {
@@ -59,6 +61,9 @@ type wireBlock struct {
 	Thinking  *string         `json:"thinking"`
 	Signature string          `json:"signature"`
 	Data      string          `json:"data"`
+	// Content is a tool_result's content: a string or blocks.
+	Content      json.RawMessage `json:"content"`
+	CacheControl json.RawMessage `json:"cache_control"`
 }
 
 func invalid(rule, format string, args ...any) *rejection {
@@ -66,30 +71,14 @@ func invalid(rule, format string, args ...any) *rejection {
 }
 
 // check applies the service's rules in the order it applies them: auth,
-// headers, then the body.
+// headers, the model, then the body; the subscription gate last.
 func (s *Server) check(r *http.Request, body []byte) (*wireRequest, *rejection) {
-	apiKey := r.Header.Get("x-api-key")
-	bearer, _ := strings.CutPrefix(r.Header.Get("authorization"), "Bearer ")
-	bearer = strings.TrimSpace(bearer)
-	req := &wireRequest{oauth: apiKey == "" && bearer != ""}
-	switch {
-	case apiKey == "" && bearer == "":
-		return nil, &rejection{http.StatusUnauthorized, "authentication_error", MsgNoAPIKey, "auth: no credentials"}
-	case !req.oauth && s.apiKey != "" && apiKey != s.apiKey:
-		return nil, &rejection{http.StatusUnauthorized, "authentication_error", MsgBadAPIKey, "auth: wrong api key"}
-	case req.oauth && s.token != "" && bearer != s.token:
-		return nil, &rejection{http.StatusUnauthorized, "authentication_error", MsgTokenExpired, "auth: expired or unknown token"}
+	if rej := s.checkAuth(r); rej != nil {
+		return nil, rej
 	}
+	req := &wireRequest{oauth: r.Header.Get("x-api-key") == ""}
 	if r.Header.Get("anthropic-version") == "" {
 		return nil, invalid("header: anthropic-version", MsgNoVersion)
-	}
-	if req.oauth {
-		if r.URL.Query().Get("beta") != "true" {
-			return nil, invalid("oauth: ?beta=true missing", MsgClaudeCodeOnly)
-		}
-		if !hasBeta(r.Header, BetaOAuth) {
-			return nil, invalid("oauth: anthropic-beta lacks "+BetaOAuth, MsgClaudeCodeOnly)
-		}
 	}
 	if len(body) > maxBody {
 		return nil, &rejection{http.StatusRequestEntityTooLarge, "request_too_large", "Request exceeds the maximum allowed number of bytes.", "body: too large"}
@@ -100,15 +89,63 @@ func (s *Server) check(r *http.Request, body []byte) (*wireRequest, *rejection) 
 	if rej := req.checkFields(); rej != nil {
 		return nil, rej
 	}
+	if rej := s.checkModel(req); rej != nil {
+		return nil, rej
+	}
 	if req.oauth && !req.claudeCodeSystem() {
 		return nil, invalid("oauth: system[0] is not the Claude Code line", MsgClaudeCodeOnly)
 	}
-	for _, check := range []func() *rejection{req.checkTools, req.checkThinkingConfig, req.checkMessages, req.checkPairing, req.checkFinalThinking} {
+	for _, check := range []func() *rejection{req.checkTools, req.checkThinkingConfig, req.checkSystem, req.checkMessages,
+		req.checkPairing, req.checkFinalThinking, req.checkBreakpoints} {
 		if rej := check(); rej != nil {
 			return nil, rej
 		}
 	}
+	if req.oauth {
+		if rej := s.checkGate(); rej != nil {
+			return nil, rej
+		}
+	}
 	return req, nil
+}
+
+// checkAuth applies the credential rules shared by every endpoint: an API
+// key, or an OAuth bearer with the OAuth beta (docs/providers/anthropic.md,
+// "Endpoints and headers"). The URL's ?beta=true is not required: clients
+// reach the real endpoint without it (pi's plain client.messages).
+func (s *Server) checkAuth(r *http.Request) *rejection {
+	apiKey := r.Header.Get("x-api-key")
+	bearer, _ := strings.CutPrefix(r.Header.Get("authorization"), "Bearer ")
+	bearer = strings.TrimSpace(bearer)
+	oauth := apiKey == "" && bearer != ""
+	switch {
+	case apiKey == "" && bearer == "":
+		return &rejection{http.StatusUnauthorized, "authentication_error", MsgNoAPIKey, "auth: no credentials"}
+	case !oauth && s.apiKey != "" && apiKey != s.apiKey:
+		return &rejection{http.StatusUnauthorized, "authentication_error", MsgBadAPIKey, "auth: wrong api key"}
+	case oauth && s.token != "" && bearer != s.token:
+		return &rejection{http.StatusUnauthorized, "authentication_error", MsgTokenExpired, "auth: expired or unknown token"}
+	case oauth && !hasBeta(r.Header, BetaOAuth):
+		return &rejection{http.StatusUnauthorized, "authentication_error", MsgOAuthUnsupported, "oauth: anthropic-beta lacks " + BetaOAuth}
+	}
+	return nil
+}
+
+// checkModel refuses a model the account is not served, and a max_tokens
+// above the model's output limit, with the real messages.
+func (s *Server) checkModel(q *wireRequest) *rejection {
+	m, ok := s.served(*q.Model)
+	if !ok {
+		return &rejection{http.StatusNotFound, "not_found_error", "model: " + *q.Model, "model: not served"}
+	}
+	q.model = m
+	switch {
+	case *q.MaxTokens > m.maxTokens:
+		return invalid("model: max_tokens above the output limit", "max_tokens: %d > %d, which is the maximum allowed number of output tokens for %s", *q.MaxTokens, m.maxTokens, m.id)
+	case m.fixedSampling && q.Temperature != nil:
+		return invalid("model: no sampling parameters", MsgTemperatureDeprecated)
+	}
+	return nil
 }
 
 func hasBeta(h http.Header, beta string) bool {
@@ -179,10 +216,20 @@ func (q *wireRequest) checkTools() *rejection {
 	return nil
 }
 
-func (q *wireRequest) thinkingOn() bool { return q.Thinking != nil && q.Thinking.Type == "enabled" }
+// thinkingOn reports whether the request thinks: with a budget, or
+// adaptively.
+func (q *wireRequest) thinkingOn() bool {
+	return q.Thinking != nil && (q.Thinking.Type == "enabled" || q.Thinking.Type == "adaptive")
+}
 
 func (q *wireRequest) checkThinkingConfig() *rejection {
 	if !q.thinkingOn() {
+		return nil
+	}
+	if q.Thinking.Type == "adaptive" {
+		if q.Temperature != nil && *q.Temperature != 1 {
+			return invalid("thinking: temperature", "`temperature` may only be set to 1 when thinking is enabled. Please consult our documentation at %s#feature-compatibility", thinkingDocs)
+		}
 		return nil
 	}
 	b := q.Thinking.BudgetTokens
@@ -252,6 +299,9 @@ func checkBlock(i, k int, role string, b wireBlock, useIDs map[string]bool) *rej
 	switch b.Type {
 	case "text":
 		if b.Text == nil || *b.Text == "" {
+			if hasCacheControl(b.CacheControl) {
+				return invalid("cache: empty text block", "%s.text: cache_control cannot be set for empty text blocks", at)
+			}
 			return invalid("block: empty text", "%s.text: text content blocks must be non-empty", at)
 		}
 	case "image", "document":
@@ -275,6 +325,8 @@ func checkBlock(i, k int, role string, b wireBlock, useIDs map[string]bool) *rej
 		}
 	case "thinking":
 		switch {
+		case hasCacheControl(b.CacheControl):
+			return invalid("cache: thinking block", "%s.thinking.cache_control: Extra inputs are not permitted", at)
 		case role != "assistant":
 			return invalid("block: thinking role", "%s: `thinking` blocks can only be in `assistant` messages", at)
 		case b.Signature == "":
@@ -283,6 +335,9 @@ func checkBlock(i, k int, role string, b wireBlock, useIDs map[string]bool) *rej
 			return invalid("block: thinking signature", "%s: Invalid `signature` in `thinking` block", at)
 		}
 	case "redacted_thinking":
+		if hasCacheControl(b.CacheControl) {
+			return invalid("cache: thinking block", "%s.redacted_thinking.cache_control: Extra inputs are not permitted", at)
+		}
 		if role != "assistant" || b.Data == "" {
 			return invalid("block: redacted_thinking", "%s.redacted_thinking.data: Field required", at)
 		}
