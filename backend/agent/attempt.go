@@ -49,7 +49,6 @@ func (r *run) attempt(ctx context.Context, step, n int) (*attempt, error) {
 		Model: sess.Model, Info: r.a.models.Info(ctx, sess.Provider, sess.Model), System: sess.SystemPrompt,
 		Messages: view, Tools: ov.Tools, ToolNames: ov.Names,
 		SessionID: sess.ID, PromptID: r.promptID,
-		FollowUp: view[len(view)-1].Role == chat.RoleTool,
 	}
 	at := &attempt{sess: sess, ov: ov, asm: newAssembler(r.in.RunID, sess.Provider, ov, r.emit),
 		msg: chat.Message{ID: chat.NewID(), Role: chat.RoleAssistant, Provider: sess.Provider, Model: sess.Model, RunID: r.in.RunID}}

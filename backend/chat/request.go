@@ -31,8 +31,6 @@ type Request struct {
 	SessionID string
 	// PromptID identifies this user turn (Gemini's user_prompt_id).
 	PromptID string
-	// FollowUp is set when this request continues a turn after tool results.
-	FollowUp bool
 
 	MaxOutputTokens int
 	Temperature     *float64

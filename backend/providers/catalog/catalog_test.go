@@ -3,7 +3,9 @@ package catalog
 import (
 	"context"
 	"errors"
+	"log/slog"
 	"net/http/httptest"
+	"slices"
 	"testing"
 
 	"maestro/backend/auth"
@@ -56,7 +58,8 @@ func TestModelsStreamFromEachFake(t *testing.T) {
 		scripts[p] = h.script
 		creds.creds[p] = auth.Credentials{Provider: p, Method: auth.MethodAPIKey, APIKey: h.key, BaseURL: h.srv.URL}
 	}
-	c := New(creds)
+	c := New(creds, WithLogger(slog.New(slog.DiscardHandler)))
+	t.Cleanup(c.Close)
 	for _, p := range []string{chat.ProviderGemini, chat.ProviderAnthropic, chat.ProviderOpenAI} {
 		t.Run(p, func(t *testing.T) {
 			scripts[p].Push(fake.Reply{Text: "hi from " + p})
@@ -98,7 +101,8 @@ func TestModelsStreamFromEachFake(t *testing.T) {
 func TestModelFollowsCredentials(t *testing.T) {
 	t.Parallel()
 	creds := &fakeCreds{creds: map[string]auth.Credentials{}}
-	c := New(creds)
+	c := New(creds, WithLogger(slog.New(slog.DiscardHandler)))
+	t.Cleanup(c.Close)
 	if _, err := c.Model(t.Context(), chat.ProviderOpenAI); !errors.Is(err, chat.ErrAuthRequired) {
 		t.Errorf("no credentials: got %v, want ErrAuthRequired", err)
 	}
@@ -123,5 +127,61 @@ func TestModelFollowsCredentials(t *testing.T) {
 	}
 	if DefaultModel(chat.ProviderGemini) != "gemini-2.5-pro" || DefaultModel("x") != "" {
 		t.Error("DefaultModel")
+	}
+}
+
+// TestModelListsFromEachFake fetches each provider's list from its fake in
+// both modes the fake serves with an API key, and shows it in the picker.
+func TestModelListsFromEachFake(t *testing.T) {
+	t.Parallel()
+	g := geminifake.New(geminifake.WithAPIKey("g-key"))
+	a := anthropicfake.New(anthropicfake.WithAPIKey("a-key"))
+	o := openaifake.New(openaifake.WithAPIKey("o-key"))
+	served := map[string][]string{
+		chat.ProviderGemini:    {"gemini-2.5-flash", "gemini-2.5-pro"},
+		chat.ProviderAnthropic: {"claude-haiku-4-5", "claude-sonnet-4-6"},
+		chat.ProviderOpenAI:    {"gpt-5.4-mini", "gpt-5.5"},
+	}
+	creds := &fakeCreds{creds: map[string]auth.Credentials{}}
+	for p, h := range map[string]struct {
+		srv    *httptest.Server
+		script *fake.Script
+		key    string
+	}{
+		chat.ProviderGemini:    {httptest.NewServer(g), g.Script, "g-key"},
+		chat.ProviderAnthropic: {httptest.NewServer(a), a.Script, "a-key"},
+		chat.ProviderOpenAI:    {httptest.NewServer(o), o.Script, "o-key"},
+	} {
+		t.Cleanup(h.srv.Close)
+		h.script.SetModels(served[p])
+		creds.creds[p] = auth.Credentials{Provider: p, Method: auth.MethodAPIKey, APIKey: h.key, BaseURL: h.srv.URL}
+	}
+	c := New(creds, WithLogger(slog.New(slog.DiscardHandler)))
+	t.Cleanup(c.Close)
+	for p, want := range served {
+		t.Run(p, func(t *testing.T) {
+			if err := c.Refresh(t.Context(), p); err != nil {
+				t.Fatal(err)
+			}
+			for _, got := range c.Providers(t.Context()) {
+				if got.ID != p {
+					continue
+				}
+				var ids []string
+				for _, m := range got.Models {
+					ids = append(ids, m.ID)
+					if m.Name == "" || m.ContextWindow == 0 {
+						t.Errorf("%s: %+v; want a name and a context window", m.ID, m.ModelInfo)
+					}
+				}
+				slices.Sort(ids)
+				if got.Source != SourceService || !slices.Equal(ids, want) {
+					t.Errorf("picker: %s %v; want the fake's list %v", got.Source, ids, want)
+				}
+			}
+			if info := c.Info(t.Context(), p, want[1]); info.MaxOutputTokens == 0 {
+				t.Errorf("Info(%s) = %+v; want its output limit", want[1], info)
+			}
+		})
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"iter"
+	"log/slog"
 	"slices"
 	"sync"
 	"testing"
@@ -75,7 +76,7 @@ func newListHarness(t *testing.T, dir string) *listHarness {
 		now:     time.Date(2026, 11, 24, 12, 0, 0, 0, time.UTC),
 		changed: make(chan string, 16),
 	}
-	h.c = New(h.creds, WithClock(func() time.Time { return h.now }))
+	h.c = New(h.creds, WithClock(func() time.Time { return h.now }), WithLogger(slog.New(slog.DiscardHandler)))
 	h.c.build = func(auth.Credentials) (agent.Model, error) { return h.model, nil }
 	h.c.Attach(st, func(p string) { h.changed <- p })
 	t.Cleanup(func() {

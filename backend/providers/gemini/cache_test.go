@@ -51,7 +51,6 @@ func loopSteps(req chat.Request, n int) []chat.Request {
 			assistant(fmt.Sprintf("s%d", i), "gemini", chat.ReasoningPart{Text: "Thinking about the next file."}, callPart(c)),
 			results(fmt.Sprintf("r%d", i), ok(c.ID, c.Name, fmt.Sprintf(`{"text":%q}`, strings.Repeat("file body ", 100)))))
 		req.Messages = msgs
-		req.FollowUp = true
 		steps = append(steps, req)
 	}
 	return steps

@@ -57,7 +57,6 @@ func TestCachePrefixAcrossSteps(t *testing.T) {
 				for _, c := range calls {
 					req.Messages = append(req.Messages, results(ok("canon-"+c.ID, "fs.read_file", `{"text":"…"}`)))
 				}
-				req.FollowUp = true
 			}
 			recs := f.Script.Requests()
 			for i := 1; i < len(recs); i++ {
@@ -111,7 +110,6 @@ func loopStep(req chat.Request, n int) chat.Request {
 			chat.ReasoningPart{Text: "step", ProviderData: chat.ProviderData{"openai": json.RawMessage(enc)}},
 			call(id, "srv0.tool_1", `{"path":"."}`, map[string]string{"openai": "call_" + id})),
 		results(ok(id, "srv0.tool_1", fmt.Sprintf(`{"text":%q}`, strings.Repeat("file.go\n", 120)))))
-	req.FollowUp = true
 	return req
 }
 

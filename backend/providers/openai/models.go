@@ -91,7 +91,7 @@ func Builtin() []chat.ModelInfo {
 		info.Name = name
 		return info
 	}
-	return []chat.ModelInfo{named("gpt-5.5", "GPT-5.5"), named("gpt-5.4-mini", "GPT-5.4-Mini")}
+	return []chat.ModelInfo{named("gpt-5.5", "GPT-5.5"), named("gpt-5.4-mini", "GPT-5.4 mini")}
 }
 
 // modelInfo is what the request says about its model, else the table's.

@@ -84,24 +84,20 @@ func renderCases() []renderCase {
 		assistant("openai", chat.TextPart{Text: "Reading it."},
 			call("c1", "fs.read_file", `{"path": "/etc/hosts"}`, map[string]string{"openai": "call_abc123"})),
 		results(ok("c1", "fs.read_file", `{"text":"127.0.0.1 localhost"}`)))
-	oneCall.FollowUp = true
 
 	parallel := baseRequest(user("Read a and list b"),
 		assistant("openai",
 			call("c1", "fs.read_file", `{"path":"a"}`, map[string]string{"openai": "call_a"}),
 			call("c2", "fs.list", `{"path":"b"}`, map[string]string{"openai": "call_b"})),
 		results(ok("c1", "fs.read_file", `{"text":"A"}`), ok("c2", "fs.list", `["x","y"]`)))
-	parallel.FollowUp = true
 
 	errResult := baseRequest(user("Read /root/secret"),
 		assistant("openai", call("c1", "fs.read_file", `{"path":"/root/secret"}`, map[string]string{"openai": "call_err"})),
 		results(chat.ToolResult{CallID: "c1", Name: "fs.read_file", Successful: false, Error: "permission denied"}))
-	errResult.FollowUp = true
 
 	noID := baseRequest(user("List /"),
 		assistant("", call("c-no-id", "fs.list", `{"path":"/"}`, nil)),
 		results(ok("c-no-id", "fs.list", `[]`)))
-	noID.FollowUp = true
 
 	cross := baseRequest(user("Read a"),
 		assistant("anthropic",
@@ -212,7 +208,6 @@ func TestRenderRules(t *testing.T) {
 	t.Parallel()
 	first := baseRequest(user("hi"))
 	follow := first
-	follow.FollowUp = true
 	serial := first
 	serial.Info = chat.ModelInfo{ID: "gpt-5.5", Reasoning: true, NoParallelToolCalls: true}
 	nonReasoning := first

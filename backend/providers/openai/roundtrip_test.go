@@ -78,7 +78,6 @@ func TestRoundTripToolLoop(t *testing.T) {
 	}
 
 	req.Messages = append(req.Messages, msg, results(ok("canon-"+calls[0].ID, "fs.read_file", `{"text":"127.0.0.1 localhost"}`)))
-	req.FollowUp = true
 	evs, err = run(t.Context(), m, req)
 	if err != nil {
 		t.Fatalf("follow-up: %v (rejection %q)", err, f.Script.Requests()[1].Rejection)
