@@ -4,13 +4,19 @@
 // provider's real message and shown as such, and Claude's 2026 third-party
 // gate on a subscription sign-in leads to the API-key form and works again.
 import {afterAll, beforeAll, describe, expect, test} from 'vitest'
+import {spawnSync} from 'node:child_process'
 import {chmodSync, existsSync, mkdtempSync, readFileSync, writeFileSync} from 'node:fs'
 import {tmpdir} from 'node:os'
 import {join} from 'node:path'
 import type {Page} from 'playwright-core'
 import {launchApp, startFakes, waitFor} from './harness'
 import type {AppHandle, FakeProvider, Fakes} from './harness'
-import {PROVIDERS, addApiKey, expectReadable, inKeyringSession, send, shutdown, waitForReply} from './chatkit'
+import {PROVIDERS, addApiKey, clearApiKeys, expectReadable, inKeyringSession, send, shutdown, waitForReply} from './chatkit'
+
+/** Removes the Claude sign-in this file makes, so no other run starts signed in. */
+function clearClaudeSignIn() {
+  spawnSync('secret-tool', ['clear', 'service', 'Maestro', 'username', 'oauth:anthropic'], {timeout: 15_000})
+}
 
 /** The models each fake serves in this test: two, so one can be withdrawn. */
 const SERVED: Record<FakeProvider, [string, string]> = {
@@ -59,11 +65,19 @@ async function choose(page: Page, p: FakeProvider, model: string) {
 
 describe.skipIf(!inKeyringSession)('the models each account can use', () => {
   beforeAll(async () => {
+    clearApiKeys()
+    clearClaudeSignIn()
     fakes = await startFakes('models-fakes')
     app = await launchApp({name: 'models', env: {...fakes.env, MAESTRO_BROWSER: recordingBrowser()}})
   }, 90_000)
 
-  afterAll(() => shutdown(app, fakes))
+  afterAll(async () => {
+    try {
+      await shutdown(app, fakes)
+    } finally {
+      clearClaudeSignIn()
+    }
+  })
 
   for (const p of PROVIDERS) {
     test(`${p}: the picker shows the provider's list; a model the plan stops serving shows its card`, async () => {
@@ -93,7 +107,7 @@ describe.skipIf(!inKeyringSession)('the models each account can use', () => {
       const card = page.getByTestId('run-error').last()
       await card.waitFor({timeout: 20_000})
       expectReadable(await card.textContent())
-      expect(await card.locator('.run-error-title').textContent()).toBe("This model isn't available on your plan")
+      expect(await card.locator('.run-error-title').textContent()).toBe("This model isn't available to your account")
       const quote = (await card.getByTestId('run-error-quote').textContent()) ?? ''
       expect(quote).toContain(dropped)
       if (p === 'anthropic') await app.screenshot('model-unavailable-card')

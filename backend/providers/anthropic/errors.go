@@ -33,6 +33,7 @@ const (
 	msgThirdPartyGate  = "third-party apps now draw from"
 	msgOutOfExtraUsage = "out of extra usage"
 	msgNotAvailable    = " is not available"
+	msgModelPrefix     = "model: "
 )
 
 // Stable codes Maestro puts in HTTPError.Code for the subscription gates, in
@@ -81,9 +82,11 @@ func kindFor(typ, msg string, status int) providers.Kind {
 	case "permission_error":
 		return providers.KindForbidden
 	case "not_found_error":
-		// "model: X" is an unknown model; "Claude Fable 5 is not available.
+		// "model: X" is a model this key or sign-in cannot use (unknown,
+		// retired or not offered to it); "Claude Fable 5 is not available.
 		// Please use Opus 4.8. …" a model this account is not served.
-		if strings.Contains(msg, msgNotAvailable) {
+		// Either way another model works and this one will not.
+		if strings.HasPrefix(msg, msgModelPrefix) || strings.Contains(msg, msgNotAvailable) {
 			return providers.KindModelUnavailable
 		}
 		return providers.KindNotFound

@@ -67,8 +67,10 @@ func TestClassify(t *testing.T) {
 			wantReqID: "req_011CSVr7aBmVBX3fycHTLhQf", wantChat: chat.ErrInvalid},
 		{name: "permission", status: 403, body: `{"type":"error","error":{"type":"permission_error","message":"Your API key does not have permission to use the specified resource."}}`,
 			wantKind: providers.KindForbidden, wantCode: "permission_error", wantMsg: "Your API key does not have permission to use the specified resource."},
-		{name: "not found", status: 404, body: `{"type":"error","error":{"type":"not_found_error","message":"model: claude-nope"}}`,
-			wantKind: providers.KindNotFound, wantCode: "not_found_error", wantMsg: "model: claude-nope", wantChat: chat.ErrNotFound},
+		{name: "model not found", status: 404, body: `{"type":"error","error":{"type":"not_found_error","message":"model: claude-nope"}}`,
+			wantKind: providers.KindModelUnavailable, wantCode: "not_found_error", wantMsg: "model: claude-nope", wantChat: chat.ErrNotFound},
+		{name: "other not found", status: 404, body: `{"type":"error","error":{"type":"not_found_error","message":"File not found: file_011"}}`,
+			wantKind: providers.KindNotFound, wantCode: "not_found_error", wantMsg: "File not found: file_011", wantChat: chat.ErrNotFound},
 		// anthropics/claude-code#68120: a model the account is not served.
 		{name: "model not available", status: 404,
 			body:     `{"type":"error","error":{"type":"not_found_error","message":"Claude Fable 5 is not available. Please use Opus 4.8. Learn more: https://www.anthropic.com/news/fable-mythos-access"},"request_id":"req_011CbzRugheav4hCSLt618Z7"}`,

@@ -44,7 +44,7 @@ describe('describeRunError', () => {
     expect(describeRunError({message: 'x', provider: 'anthropic', reason: 'entitlement', code: 'extra_usage_exhausted'}, now).title)
       .toBe('Your Claude extra usage is used up')
     const model = describeRunError({message: 'x', provider: 'openai', reason: 'model_unavailable', detail: "The 'gpt-5' model is not supported when using Codex with a ChatGPT account."}, now)
-    expect(model).toMatchObject({title: "This model isn't available on your plan", chooseModel: true})
+    expect(model).toMatchObject({title: "This model isn't available to your account", chooseModel: true})
     expect(model.apiKeyFor).toBeUndefined()
     for (const code of ['instructions_not_valid', 'system_messages_not_allowed']) {
       expect(describeRunError({message: 'x', provider: 'openai', reason: 'invalid_request', code}, now))

@@ -65,7 +65,7 @@ function providerCard(e: RunErrorInfo): Omit<RunErrorView, 'reset'> | undefined 
       }
     case 'model_unavailable':
       return {
-        title: "This model isn't available on your plan",
+        title: "This model isn't available to your account",
         detail: `${sub} does not serve this model to your account. Choose another model for this chat, then retry.`,
         quote, accounts: false, chooseModel: true,
       }

@@ -349,11 +349,11 @@ describe('provider refusals', () => {
     ]
     const {backend, user} = await renderApp({sessions: [s2], messages: {s2: history}, models})
     const err = await screen.findByTestId('run-error')
-    expect(err).toHaveTextContent("This model isn't available on your plan")
+    expect(err).toHaveTextContent("This model isn't available to your account")
     await user.click(within(err).getByTestId('run-error-choose-model'))
     const menu = await screen.findByTestId('model-menu')
     expect(within(menu).getByTestId('model-option-openai-gpt-5')).toBeDisabled()
-    expect(within(menu).getByTestId('model-refused-openai-gpt-5')).toHaveTextContent('Not on your plan')
+    expect(within(menu).getByTestId('model-refused-openai-gpt-5')).toHaveTextContent('Unavailable')
     expect(within(menu).getByTestId('model-option-openai-gpt-5')).toHaveAttribute('title', refused)
     expect(within(menu).getByTestId('model-option-openai-gpt-5.5')).toHaveTextContent('400K')
     expect(within(menu).getByTestId('models-source-openai')).toHaveTextContent("Your account's models · updated 5m ago")

@@ -54,7 +54,7 @@ function Option({p, m, selected, onPick}: {p: ProviderModels; m: ModelInfo; sele
       <span className="picker-option-name">{m.name || m.id}</span>
       {refused ? (
         <span className="picker-option-note" data-testid={`model-refused-${p.provider}-${m.id}`}>
-          Not on your plan
+          Unavailable
         </span>
       ) : (
         <>
