@@ -33,11 +33,13 @@ if ! "$GOBIN/wails" version 2>/dev/null | grep -q "$WAILS_VERSION"; then
   go install "github.com/wailsapp/wails/v2/cmd/wails@$WAILS_VERSION"
 fi
 
-# Frontend packages: reinstall only when the lock file changed.
+# Frontend packages: reinstall only when the lock file changed. npm ci installs
+# exactly the lock file and never rewrites it (npm install did, which made a
+# clean checkout's version read "-dirty").
 stamp=frontend/node_modules/.maestro-lock
 if ! cmp -s frontend/package-lock.json "$stamp" 2>/dev/null; then
   echo "deps: installing frontend packages"
-  (cd frontend && npm install --no-audit --no-fund --loglevel=error)
+  (cd frontend && npm ci --no-audit --no-fund --loglevel=error)
   cp frontend/package-lock.json "$stamp"
 fi
 
@@ -47,7 +49,7 @@ if [ "${1:-run}" = test ]; then
   stamp=.ci/mcp/node_modules/.maestro-lock
   if ! cmp -s .ci/mcp/package-lock.json "$stamp" 2>/dev/null; then
     echo "deps: installing the MCP test servers"
-    (cd .ci/mcp && npm install --no-audit --no-fund --loglevel=error)
+    (cd .ci/mcp && npm ci --no-audit --no-fund --loglevel=error)
     cp .ci/mcp/package-lock.json "$stamp"
   fi
 fi
