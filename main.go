@@ -3,14 +3,12 @@
 package main
 
 import (
-	"context"
 	"crypto/sha256"
 	"embed"
 	"encoding/hex"
 	"fmt"
 	"log/slog"
 	"os"
-	"os/exec"
 
 	"github.com/wailsapp/wails/v2"
 	"github.com/wailsapp/wails/v2/pkg/options"
@@ -53,7 +51,7 @@ func run() error {
 	// the app does; no sign-in can start before wails.Run.
 	var hooks app.Lifecycle
 	accounts := auth.NewManager(kc, auth.ManagerConfig{
-		OpenURL:   func(url string) { hooks.OpenURL(url) },
+		OpenURL:   func(url string) error { return hooks.OpenURL(url) },
 		Notify:    func(u auth.LoginUpdate) { hooks.LoginUpdate(u) },
 		Endpoints: auth.EndpointsFromEnv(),
 		Logger:    logger,
@@ -64,7 +62,7 @@ func run() error {
 
 	rt := app.WailsRuntime()
 	if browser := os.Getenv("MAESTRO_BROWSER"); browser != "" {
-		rt.OpenURL = openWith(browser, logger)
+		rt.OpenURL = app.BrowserCommand(browser)
 	}
 	a := app.New(app.Config{
 		Version:  version,
@@ -102,25 +100,6 @@ func run() error {
 		},
 		Linux: &linux.Options{Icon: icon, ProgramName: "maestro", WebviewGpuPolicy: gpuPolicy()},
 	})
-}
-
-// openWith opens URLs with the command named by MAESTRO_BROWSER instead of
-// the desktop's browser: the command gets the URL as its only argument. The
-// end-to-end tests use it to capture sign-in URLs. Maestro does not wait for
-// the browser, only reaps it when it exits.
-func openWith(command string, logger *slog.Logger) func(context.Context, string) {
-	return func(_ context.Context, url string) {
-		cmd := exec.Command(command, url)
-		if err := cmd.Start(); err != nil {
-			logger.Error("open browser", "command", command, "err", err)
-			return
-		}
-		go func() {
-			if err := cmd.Wait(); err != nil {
-				logger.Warn("browser command failed", "command", command, "err", err)
-			}
-		}()
-	}
 }
 
 // gpuPolicy keeps WebKitGTK out of accelerated compositing by default: a

@@ -104,7 +104,7 @@ func (a *App) SignIn(provider string) (LoginDTO, error) {
 		a.work.Done()
 		return LoginDTO{}, err
 	}
-	dto := LoginDTO{LoginID: l.ID, Provider: l.Provider, AuthURL: l.AuthURL, Manual: l.Manual}
+	dto := LoginDTO{LoginID: l.ID, Provider: l.Provider, AuthURL: l.AuthURL, Manual: l.Manual, BrowserError: l.BrowserError}
 	s := &signIn{provider: l.Provider, authURL: l.AuthURL, manualURL: l.ManualURL, done: make(chan struct{})}
 	a.loginMu.Lock()
 	if a.ended[l.ID] {
@@ -212,11 +212,10 @@ func (a *App) OpenSignInPage(loginID string, paste bool) error {
 	case paste && s.manualURL == "":
 		return chat.E(chat.ErrInvalid, "this sign-in does not take a pasted code")
 	case paste:
-		a.openURL(s.manualURL)
+		return a.openURL(s.manualURL)
 	default:
-		a.openURL(s.authURL)
+		return a.openURL(s.authURL)
 	}
-	return nil
 }
 
 // SignOut removes the provider's sign-in from the keychain.
@@ -305,16 +304,20 @@ func (a *App) loginUpdate(u auth.LoginUpdate) {
 	}
 }
 
-// openURL opens url in the user's browser through the runtime.
-func (a *App) openURL(url string) {
+// openURL opens url in the user's browser through the runtime; the error
+// says why none could be opened.
+func (a *App) openURL(url string) error {
 	a.mu.RLock()
 	ctx := a.wailsCtx
 	a.mu.RUnlock()
 	if ctx == nil {
-		a.log.Warn("open browser before startup")
-		return
+		return chat.E(chat.ErrUnavailable, "the window is not open yet, so no browser can be opened")
 	}
-	a.cfg.Runtime.OpenURL(ctx, url)
+	if err := a.cfg.Runtime.OpenURL(ctx, url); err != nil {
+		a.log.Warn("open the browser", "err", err)
+		return err
+	}
+	return nil
 }
 
 var errNoAccounts = chat.E(chat.ErrUnavailable, "sign-in is not available in this build of Maestro")
@@ -448,6 +451,9 @@ type LoginDTO struct {
 	AuthURL string `json:"authUrl"`
 	// Manual is true when the provider also accepts a pasted code (Claude).
 	Manual bool `json:"manual"`
+	// BrowserError says why no browser could be opened: the page shows the
+	// link to open elsewhere, and the paste flow, at once.
+	BrowserError string `json:"browserError,omitempty"`
 }
 
 // LoginEventDTO is the payload of an auth:login event.

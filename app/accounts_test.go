@@ -23,6 +23,9 @@ type fakeManager struct {
 	// status before it returns.
 	err   error
 	early auth.LoginStatus
+	// browserErr is what the real manager puts in Login.BrowserError when
+	// its OpenURL fails.
+	browserErr string
 
 	mu       sync.Mutex
 	accounts []auth.Account
@@ -63,7 +66,7 @@ func (m *fakeManager) StartLogin(ctx context.Context, provider string) (auth.Log
 	}
 	m.live[id] = ctx
 	m.mu.Unlock()
-	l := auth.Login{ID: id, Provider: provider, AuthURL: "https://auth.example/authorize?state=" + id}
+	l := auth.Login{ID: id, Provider: provider, AuthURL: "https://auth.example/authorize?state=" + id, BrowserError: m.browserErr}
 	if provider == chat.ProviderAnthropic {
 		l.Manual, l.ManualURL = true, "https://auth.example/authorize?paste=1&state="+id
 	}
@@ -160,11 +163,12 @@ const (
 )
 
 type accountsRig struct {
-	a      *App
-	rec    *recorder
-	mgr    *fakeManager
-	mu     sync.Mutex
-	opened []string
+	a       *App
+	rec     *recorder
+	mgr     *fakeManager
+	mu      sync.Mutex
+	opened  []string
+	openErr error // what Runtime.OpenURL returns
 }
 
 func (r *accountsRig) openedURLs() []string {
@@ -182,10 +186,11 @@ func startAccounts(t *testing.T, mgr *fakeManager) *accountsRig {
 		DataDir:  t.TempDir(),
 		Accounts: mgr,
 		Keychain: fakeKeychain{secrets: map[string]string{"apikey:gemini": storedKey}},
-		Runtime: Runtime{Emit: r.rec.emit, OpenURL: func(_ context.Context, url string) {
+		Runtime: Runtime{Emit: r.rec.emit, OpenURL: func(_ context.Context, url string) error {
 			r.mu.Lock()
 			defer r.mu.Unlock()
 			r.opened = append(r.opened, url)
+			return r.openErr
 		}},
 	})
 	mgr.notify = Hooks(r.a).LoginUpdate
@@ -548,5 +553,26 @@ func TestMaskKey(t *testing.T) {
 		if got := maskKey(tt.key); got != tt.want {
 			t.Errorf("maskKey(%q) = %q; want %q", tt.key, got, tt.want)
 		}
+	}
+}
+
+// TestSignInWithoutBrowser: when no browser could be opened, SignIn says
+// so, and opening the page again reports why instead of failing silently.
+func TestSignInWithoutBrowser(t *testing.T) {
+	t.Parallel()
+	r := startAccounts(t, &fakeManager{browserErr: "no browser could be opened: none of xdg-open is installed"})
+	l, err := r.a.SignIn(chat.ProviderOpenAI)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if l.BrowserError == "" || l.AuthURL == "" {
+		t.Errorf("SignIn = %+v; want the link and why no browser opened", l)
+	}
+	r.mu.Lock()
+	r.openErr = chat.E(chat.ErrUnavailable, "no browser could be opened: xdg-open: no method available")
+	r.mu.Unlock()
+	err = r.a.OpenSignInPage(l.LoginID, false)
+	if chat.Kind(err) != chat.KindUnavailable || !strings.Contains(err.Error(), "no method available") {
+		t.Errorf("OpenSignInPage = %v; want the opener's failure", err)
 	}
 }

@@ -17,8 +17,9 @@ import (
 type Runtime struct {
 	// Emit sends an event to the frontend.
 	Emit func(ctx context.Context, name string, data ...any)
-	// OpenURL opens a URL in the system browser.
-	OpenURL func(ctx context.Context, url string)
+	// OpenURL opens a URL in the system browser; an error says none could
+	// be opened.
+	OpenURL func(ctx context.Context, url string) error
 	// Show brings the window to the front (a second launch does this).
 	Show func(ctx context.Context)
 	// OpenFileDialog, SaveFileDialog and OpenDirectoryDialog show the
@@ -102,7 +103,7 @@ func New(cfg Config) *App {
 	}
 	noop := Runtime{
 		Emit:    func(context.Context, string, ...any) {},
-		OpenURL: func(context.Context, string) {},
+		OpenURL: func(context.Context, string) error { return nil },
 		Show:    func(context.Context) {},
 	}
 	if cfg.Runtime.Emit == nil {
@@ -181,7 +182,7 @@ type Lifecycle struct {
 	LoginUpdate func(auth.LoginUpdate)
 	// OpenURL opens a URL in the browser through Runtime.OpenURL; it is the
 	// sign-in manager's OpenURL.
-	OpenURL func(url string)
+	OpenURL func(url string) error
 }
 
 // Hooks returns a's lifecycle hooks.

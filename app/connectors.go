@@ -183,8 +183,7 @@ func (c *connectorsState) current() (*mcp.Supervisor, *mcp.Registry) {
 }
 
 func (c *connectorsState) openURL(_ context.Context, u string) error {
-	c.app.openURL(u)
-	return nil
+	return c.app.openURL(u)
 }
 
 // urlOpener opens the URL of an accepted URL-mode elicitation through

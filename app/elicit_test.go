@@ -74,7 +74,7 @@ func startAskApp(t *testing.T, opened ...chan string) (*connApp, *geminifake.Ser
 	t.Helper()
 	rt := Runtime{}
 	if len(opened) > 0 {
-		rt.OpenURL = func(_ context.Context, u string) { opened[0] <- u }
+		rt.OpenURL = func(_ context.Context, u string) error { opened[0] <- u; return nil }
 	}
 	srv := geminifake.New(geminifake.WithAPIKey("test-key"))
 	hs := httptest.NewServer(srv)

@@ -11,7 +11,7 @@ import (
 func WailsRuntime() Runtime {
 	return Runtime{
 		Emit:    runtime.EventsEmit,
-		OpenURL: runtime.BrowserOpenURL,
+		OpenURL: openBrowser,
 		Show: func(ctx context.Context) {
 			runtime.WindowUnminimise(ctx)
 			runtime.WindowShow(ctx)

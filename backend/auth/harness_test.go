@@ -51,6 +51,7 @@ type envConfig struct {
 	endpoint func(*Endpoints)
 	backend  backend
 	kc       *Keychain // a real keychain, instead of backend
+	openErr  error     // what OpenURL returns: no browser could be opened
 }
 
 type syncBuffer struct {
@@ -98,7 +99,7 @@ func newEnv(t *testing.T, c envConfig) *env {
 		e.kc = New("maestro", withBackend(b), WithTimeout(2*time.Second))
 	}
 	e.m = NewManager(e.kc, ManagerConfig{
-		OpenURL:   func(u string) { e.opened <- u },
+		OpenURL:   func(u string) error { e.opened <- u; return c.openErr },
 		Notify:    e.note,
 		Endpoints: e.ep,
 		Logger:    slog.New(slog.NewTextHandler(e.logs, &slog.HandlerOptions{Level: slog.LevelDebug})),

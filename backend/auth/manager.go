@@ -64,6 +64,9 @@ type Login struct {
 	// but its redirect shows code#state to copy instead of coming back to
 	// the listener); a code from it goes to SubmitCode. "" unless Manual.
 	ManualURL string
+	// BrowserError says why no browser could be opened on AuthURL; "" when
+	// one was. The sign-in still waits: the user can open the link elsewhere.
+	BrowserError string
 }
 
 // LoginUpdate reports progress of a Login; exactly one terminal update
@@ -78,7 +81,9 @@ type LoginUpdate struct {
 
 // ManagerConfig configures a Manager.
 type ManagerConfig struct {
-	OpenURL   func(url string)  // the app's injected BrowserOpenURL
+	OpenURL func(url string) error // opens the browser; an error means none could be
+	// opened, and the login says so (Login.BrowserError) so the UI offers the link and
+	// the paste flow at once
 	Notify    func(LoginUpdate) // the app turns these into "auth:login" events
 	Endpoints Endpoints         // every OAuth and API base URL (zero fields: defaults)
 	Logger    *slog.Logger
@@ -102,7 +107,7 @@ var (
 // doc for its concurrency contract.
 type Manager struct {
 	kc     *Keychain
-	open   func(string)
+	open   func(string) error
 	notify func(LoginUpdate)
 	ep     Endpoints
 	log    *slog.Logger
@@ -313,7 +318,10 @@ func (m *Manager) StartLogin(ctx context.Context, provider string) (Login, error
 
 	m.log.InfoContext(ctx, "auth: sign-in started", "provider", provider, "login", l.id, "port", port)
 	if m.open != nil {
-		m.open(lg.AuthURL)
+		if err := m.open(lg.AuthURL); err != nil {
+			lg.BrowserError = err.Error()
+			m.log.WarnContext(ctx, "auth: open the browser", "provider", provider, "login", l.id, "err", err)
+		}
 	}
 	return lg, nil
 }

@@ -278,6 +278,30 @@ func TestCancelLogin(t *testing.T) {
 	wantKind(t, e.noteErr(e.m.SubmitCode(t.Context(), lg.ID, "a#b")), chat.ErrNotFound)
 }
 
+// With no browser, the login says why at once and still completes when the
+// user opens its link elsewhere.
+func TestSignInWithoutBrowser(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t, envConfig{openErr: errors.New("no browser could be opened: xdg-open: no method available")})
+	lg, err := e.m.StartLogin(t.Context(), chat.ProviderOpenAI)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(lg.BrowserError, "xdg-open: no method available") {
+		t.Errorf("Login.BrowserError = %q; want why the browser did not open", lg.BrowserError)
+	}
+	url := <-e.opened
+	if url != lg.AuthURL {
+		t.Fatalf("opened %q; want the login's AuthURL", url)
+	}
+	if code, _ := browse(t, url); code != http.StatusOK {
+		t.Fatalf("the sign-in page answered %d", code)
+	}
+	if u := e.waitTerminal(lg.ID); u.Status != LoginSignedIn {
+		t.Errorf("update = %s %v; want signed in through the link opened elsewhere", u.Status, u.Err)
+	}
+}
+
 func TestLoginTimeout(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t, envConfig{})

@@ -147,6 +147,8 @@ export interface Login {
   authUrl: string
   /** True when the provider also accepts a pasted code (Claude). */
   manual: boolean
+  /** Why no browser could be opened on authUrl; absent when one was. */
+  browserError?: string
 }
 
 export type LoginStatus = 'waiting' | 'exchanging' | 'signed_in' | 'failed' | 'canceled'

@@ -15,6 +15,8 @@ export interface PendingLogin {
   authUrl: string
   manual: boolean
   status: 'starting' | 'waiting' | 'exchanging'
+  /** Why no browser could be opened: the card shows the link and the fallbacks at once. */
+  browserError?: string
   /** Cancel was pressed before SignIn answered; it is sent once it does. */
   cancelRequested?: boolean
 }
@@ -156,7 +158,9 @@ export const useAccounts = create<AccountsState>()((set, get) => {
       try {
         await api.openSignInPage(login.loginId, {paste})
       } catch (err) {
-        toastError(err, "Couldn't open the sign-in page")
+        // No browser: say so on the card, which then shows the link to open elsewhere.
+        const cur = get().logins[p]
+        if (cur) set((s) => ({logins: {...s.logins, [p]: {...cur, browserError: toAppError(err).message}}}))
       }
     },
 

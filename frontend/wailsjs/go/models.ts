@@ -371,6 +371,7 @@ export namespace app {
 	    provider: string;
 	    authUrl: string;
 	    manual: boolean;
+	    browserError?: string;
 	
 	    static createFrom(source: any = {}) {
 	        return new LoginDTO(source);
@@ -382,6 +383,7 @@ export namespace app {
 	        this.provider = source["provider"];
 	        this.authUrl = source["authUrl"];
 	        this.manual = source["manual"];
+	        this.browserError = source["browserError"];
 	    }
 	}
 	export class ToolResultDTO {

@@ -1,6 +1,6 @@
 import {act, screen, waitFor, within} from '@testing-library/react'
 import {describe, expect, it} from 'vitest'
-import type {Account} from '../../api/types'
+import type {Account, Login} from '../../api/types'
 import type {FakeOptions} from '../../test/fakeBackend'
 import {renderApp} from '../../test/render'
 
@@ -55,6 +55,29 @@ describe('Accounts page', () => {
     expect(within(card('openai')).getByText('Signed in')).toBeInTheDocument()
     expect(screen.getByTestId('signout-openai')).toBeEnabled()
     expect(screen.queryByTestId('signin-waiting-openai')).not.toBeInTheDocument()
+  })
+
+  it('with no browser, shows the link and the paste flow at once instead of "the page that opened"', async () => {
+    const {backend, user} = await openAccounts()
+    const login: Login = {loginId: 'login-7', provider: 'anthropic', authUrl: 'https://claude.ai/oauth/authorize?state=x',
+      manual: true, browserError: 'no browser could be opened: none of xdg-open, x-www-browser, www-browser, sensible-browser is installed'}
+    backend.App.SignIn.mockResolvedValueOnce(login)
+    await user.click(await screen.findByTestId('signin-anthropic'))
+    const waiting = await screen.findByTestId('signin-waiting-anthropic')
+    expect(waiting).not.toHaveTextContent('the page that opened in your browser')
+    expect(within(waiting).getByTestId('signin-no-browser-anthropic')).toHaveTextContent("Maestro couldn't open a browser.")
+    expect(within(waiting).getByTestId('signin-link-anthropic')).toHaveTextContent('https://claude.ai/oauth/authorize?state=x')
+    expect(waiting).toHaveTextContent('none of xdg-open')
+    expect(within(waiting).getByTestId('signin-code-anthropic')).toBeInTheDocument()
+  })
+
+  it('says so on the card when reopening the page finds no browser', async () => {
+    const {backend, user} = await openAccounts()
+    await user.click(await screen.findByTestId('signin-openai'))
+    backend.App.OpenSignInPage.mockRejectedValueOnce(new Error(JSON.stringify({kind: 'unavailable', message: 'no browser could be opened: xdg-open: no method available'})))
+    await user.click(await screen.findByTestId('signin-reopen-openai'))
+    expect(await screen.findByTestId('signin-no-browser-openai')).toHaveTextContent('xdg-open: no method available')
+    expect(screen.queryByText('[object Object]')).not.toBeInTheDocument()
   })
 
   it('shows the Gemini project', async () => {

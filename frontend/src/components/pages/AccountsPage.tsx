@@ -123,7 +123,19 @@ function Waiting({p, login}: {p: Provider; login: PendingLogin}) {
         <LoaderCircle className="spinner" size={16} aria-hidden="true" />
         <span className="signin-waiting-text">{exchanging ? 'Finishing sign-in…' : 'Waiting for your browser…'}</span>
       </div>
-      {!exchanging && (
+      {!exchanging && login.browserError && (
+        <div className="signin-nobrowser" data-testid={`signin-no-browser-${p.id}`}>
+          <p className="signin-help">
+            <strong>Maestro couldn't open a browser.</strong> Open this link in a browser on this computer to sign in:
+          </p>
+          <div className="signin-link">
+            <code className="selectable mono" data-testid={`signin-link-${p.id}`}>{login.authUrl}</code>
+            <CopyButton text={login.authUrl} label="sign-in link" />
+          </div>
+          <p className="signin-help signin-why selectable">{login.browserError}</p>
+        </div>
+      )}
+      {!exchanging && !login.browserError && (
         <p className="signin-help">
           Finish signing in on the page that opened in your browser. Didn't see it?{' '}
           <button
