@@ -38,9 +38,9 @@ done
 : "${HOME:?keyring-session: HOME must be set}"
 export MAESTRO_KEYRING_PASSWORD="${MAESTRO_KEYRING_PASSWORD:-ci-password}"
 
-# Runs inside the new session, with CMD as "$@". This is the recipe from
-# shared/reference/platform.md; without the wait for org.freedesktop.secrets
-# a fresh HOME sometimes got a second, locked daemon.
+# Runs inside the new session, with CMD as "$@". This is the recipe of
+# docs/PLATFORM.md §The Secret Service in CI; without the wait for
+# org.freedesktop.secrets a fresh HOME sometimes got a second, locked daemon.
 # No pipefail here: `grep -q` may close the pipe before dbus-send is done.
 inner='
 set -eu

@@ -11,9 +11,9 @@ import (
 	"maestro/backend/chat"
 )
 
-// Claude sign-in (providers.md B1–B3). The hosts are the "classic" ones the
-// contract defaults to (claude.ai, console.anthropic.com), so the scopes
-// are the classic set too.
+// Claude sign-in (docs/providers/anthropic.md §Sign-in). The hosts are the
+// "classic" ones the contract defaults to (claude.ai, console.anthropic.com),
+// so the scopes are the classic set too (§Sign-in: constants).
 const (
 	anthropicClientID = "9d1c250a-e61b-44d9-88ed-5944d1962f5e"
 	anthropicScope    = "org:create_api_key user:profile user:inference"
@@ -27,17 +27,20 @@ type anthropicFlow struct {
 func (anthropicFlow) provider() string { return chat.ProviderAnthropic }
 func (anthropicFlow) display() string  { return "Claude" }
 
-// listen binds a free port; the redirect URI says localhost (B1: any port,
-// literal localhost).
+// listen binds a free port; the redirect URI says localhost: any port,
+// literal localhost (docs/providers/anthropic.md §Sign-in: loopback and
+// paste).
 func (anthropicFlow) listen() listenSpec {
 	return listenSpec{ports: []int{0}, path: anthropicCallback, redirectHost: "localhost"}
 }
 
-// secrets: a 64-byte verifier and, unlike opencode, an independent state
-// (B2), so the verifier never appears in a URL.
+// secrets: a 64-byte verifier and, unlike opencode, an independent state,
+// so the verifier never appears in a URL (docs/providers/anthropic.md
+// §Sign-in: PKCE and state).
 func (anthropicFlow) secrets() (pkce, string) { return newPKCEURLSafe(64), stateURLSafe(32) }
 
-// authURL has B2's parameters in B2's order.
+// authURL has the parameters in the order of docs/providers/anthropic.md
+// §Sign-in: authorize URL.
 func (anthropicFlow) authURL(ep Endpoints, redirectURI string, p pkce, state string) string {
 	return withQuery(ep.AnthropicAuth+"/oauth/authorize",
 		[2]string{"code", "true"},
@@ -51,12 +54,14 @@ func (anthropicFlow) authURL(ep Endpoints, redirectURI string, p pkce, state str
 	)
 }
 
-// manualRedirect is the page that shows code#state for pasting (B1).
+// manualRedirect is the page that shows code#state for pasting
+// (docs/providers/anthropic.md §Sign-in: loopback and paste).
 func (anthropicFlow) manualRedirect(ep Endpoints) string {
 	return ep.AnthropicToken + "/oauth/code/callback"
 }
 
-// exchange is B3's JSON code exchange, with the non-standard state field.
+// exchange is the JSON code exchange, with the non-standard state field
+// (docs/providers/anthropic.md §Sign-in: token exchange).
 func (f anthropicFlow) exchange(ctx context.Context, hc *http.Client, ep Endpoints, g grant) (*tokenEntry, error) {
 	body, _ := json.Marshal(struct {
 		GrantType    string `json:"grant_type"`
@@ -84,8 +89,8 @@ func (f anthropicFlow) exchange(ctx context.Context, hc *http.Client, ep Endpoin
 	return e, nil
 }
 
-// refresh is B3's JSON refresh; an answer without a refresh token keeps the
-// old one.
+// refresh is the JSON refresh; an answer without a refresh token keeps the
+// old one (docs/providers/anthropic.md §Sign-in: token refresh).
 func (f anthropicFlow) refresh(ctx context.Context, hc *http.Client, ep Endpoints, refreshToken string) (*oauth2.Token, error) {
 	body, _ := json.Marshal(struct {
 		GrantType    string `json:"grant_type"`

@@ -13,8 +13,9 @@ import (
 	"maestro/backend/chat"
 )
 
-// Code Assist account setup (providers.md A4, A5): loadCodeAssist, then,
-// for a user with no tier yet, onboardUser and its long-running operation.
+// Code Assist account setup (docs/providers/gemini.md §Sign-in: Code
+// Assist setup): loadCodeAssist, then, for a user with no tier yet,
+// onboardUser and its long-running operation.
 
 const (
 	tierFree     = "free-tier"
@@ -131,7 +132,8 @@ type setupResult struct {
 	tierName string
 }
 
-// setup resolves the project as gemini-cli's setupUser does (A5).
+// setup resolves the project as gemini-cli's setupUser does
+// (docs/providers/gemini.md §Sign-in: Code Assist setup).
 // envProject is GOOGLE_CLOUD_PROJECT, possibly "".
 func (c *codeAssist) setup(ctx context.Context, envProject string) (setupResult, error) {
 	if envProject != "" && strings.Trim(envProject, "0123456789") == "" {
@@ -178,7 +180,8 @@ func (c *codeAssist) setup(ctx context.Context, envProject string) (setupResult,
 	req := caSetupRequest{TierID: tier.ID, Metadata: md}
 	if tier.ID != tierFree {
 		// The free tier uses a Google-managed project; naming one fails
-		// with Precondition Failed (A5).
+		// with Precondition Failed (docs/providers/gemini.md §Sign-in: Code
+		// Assist setup).
 		req.CloudaicompanionProject, req.Metadata = envProject, withProject
 	}
 	var op caOperation
@@ -272,7 +275,7 @@ func (c *codeAssist) do(req *http.Request, what string, out any) error {
 }
 
 // googleError is a Google API error body, bare or in a one-element array
-// (A11).
+// (docs/providers/gemini.md §Sign-in: Code Assist setup, and §Errors).
 type googleError struct {
 	Error struct {
 		Code    int    `json:"code"`
@@ -303,7 +306,8 @@ func parseGoogleError(b []byte) googleError {
 
 // failure turns a non-2xx setup answer into plain words. A 403
 // SECURITY_POLICY_VIOLATED (VPC Service Controls) on loadCodeAssist means
-// the standard tier (A5) and is not an error.
+// the standard tier (docs/providers/gemini.md §Sign-in: Code Assist setup)
+// and is not an error.
 func (c *codeAssist) failure(what string, status int, body []byte, out any) error {
 	g := parseGoogleError(body)
 	for _, d := range g.Error.Details {

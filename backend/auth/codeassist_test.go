@@ -12,7 +12,7 @@ import (
 )
 
 // TestGeminiProjectResolution signs in to Gemini against each Code Assist
-// account scenario (providers.md A5).
+// account scenario (docs/providers/gemini.md §Sign-in: Code Assist setup).
 func TestGeminiProjectResolution(t *testing.T) {
 	t.Parallel()
 	tests := []struct {

@@ -27,19 +27,22 @@
 //
 // # Sign-in
 //
-// A [Manager] runs the browser sign-ins of providers.md: ChatGPT (C1–C5:
+// A [Manager] runs the browser sign-ins described in the Sign-in section
+// of each docs/providers file: ChatGPT (docs/providers/openai.md §Sign-in:
 // PKCE S256, loopback 127.0.0.1:1455 falling back to 1457, redirect
 // http://localhost:PORT/auth/callback, form exchange, account from the
-// id_token, JSON refresh with single-use refresh tokens), Claude (B1–B3:
-// PKCE, independent state, loopback on a free port and the code#state
-// paste flow, JSON exchange with state) and Gemini (A1–A5: loopback on
-// 127.0.0.1 and a free port with PKCE added, form exchange with the client
-// secret, then the Code Assist project from loadCodeAssist and, for a new
-// user, onboardUser and its long-running operation). Every listener binds a
+// id_token, JSON refresh with single-use refresh tokens), Claude
+// (docs/providers/anthropic.md §Sign-in: PKCE, independent state, loopback
+// on a free port and the code#state paste flow, JSON exchange with state)
+// and Gemini (docs/providers/gemini.md §Sign-in: loopback on 127.0.0.1 and
+// a free port with PKCE added, form exchange with the client secret, then
+// the Code Assist project from loadCodeAssist and, for a new user,
+// onboardUser and its long-running operation). Every listener binds a
 // loopback address only, answers one path, checks the state (400 "State
 // mismatch" otherwise), and closes after the callback, on CancelLogin or
-// Close, or after five minutes. The browser is opened through the injected
-// OpenURL. Every URL comes from [Endpoints] ([EndpointsFromEnv]).
+// Close, or after five minutes (docs/providers/README.md §Sign-in). The
+// browser is opened through the injected OpenURL. Every URL comes from
+// [Endpoints] ([EndpointsFromEnv]).
 //
 // [Manager.Credentials] hands an adapter an API key or an *http.Client
 // whose [Transport] takes tokens from a [SavingTokenSource]: refreshed

@@ -11,8 +11,9 @@ import (
 // Endpoints holds every OAuth and API base URL Maestro talks to, so that
 // tests and the end-to-end suite can point the real app at local fakes.
 // Each is a root URL (scheme://host[:port][/prefix]) without a trailing
-// slash; the paths of providers.md are appended to it, so a root with a
-// path prefix (http://127.0.0.1:PORT/openai) works as well as a host.
+// slash; the paths of each provider's docs/providers/<provider>.md
+// §Sign-in: constants are appended to it, so a root with a path prefix
+// (http://127.0.0.1:PORT/openai) works as well as a host.
 //
 // The zero value of a field means its default (DefaultEndpoints).
 type Endpoints struct {

@@ -10,8 +10,9 @@ import (
 
 // flow is one provider's sign-in: its constants, the authorize URL, the
 // code exchange and the refresh. Implementations are openaiFlow,
-// anthropicFlow and geminiFlow; each follows its section of providers.md
-// to the letter (parameter order, body encodings).
+// anthropicFlow and geminiFlow; each follows the Sign-in section of its
+// docs/providers/<provider>.md to the letter (parameter order, body
+// encodings).
 type flow interface {
 	// provider is the chat.Provider* name; display is the product name the
 	// user sees ("ChatGPT", "Claude", "Gemini").

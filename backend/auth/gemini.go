@@ -13,16 +13,18 @@ import (
 	"maestro/backend/chat"
 )
 
-// Google sign-in as gemini-cli does it (providers.md A1–A3), with PKCE
-// added to the loopback flow.
+// Google sign-in as gemini-cli does it (docs/providers/gemini.md §Sign-in),
+// with PKCE added to the loopback flow.
 const (
 	geminiClientID = "681255809395-oo8ft2oprdrnp9e3aqf6av3hmdib135j.apps.googleusercontent.com"
-	// geminiClientSecret is an installed-app secret, public by design (A1).
+	// geminiClientSecret is an installed-app secret, public by design
+	// (docs/providers/gemini.md §Sign-in: constants).
 	geminiClientSecret = "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"
 	geminiScope        = "https://www.googleapis.com/auth/cloud-platform " +
 		"https://www.googleapis.com/auth/userinfo.email https://www.googleapis.com/auth/userinfo.profile"
 	geminiCallback = "/oauth2callback"
-	// defaultOnboardPoll is gemini-cli's LRO polling interval (A5).
+	// defaultOnboardPoll is gemini-cli's LRO polling interval
+	// (docs/providers/gemini.md §Sign-in: Code Assist setup).
 	defaultOnboardPoll = 5 * time.Second
 )
 
@@ -34,16 +36,18 @@ type geminiFlow struct {
 func (geminiFlow) provider() string { return chat.ProviderGemini }
 func (geminiFlow) display() string  { return "Gemini" }
 
-// listen binds a free port; the redirect URI names the bound IP literally
-// (A2: "the literal IP is required").
+// listen binds a free port; the redirect URI names the bound IP literally,
+// as Google requires (docs/providers/gemini.md §Sign-in: loopback).
 func (geminiFlow) listen() listenSpec {
 	return listenSpec{ports: []int{0}, path: geminiCallback}
 }
 
-// secrets: google-auth-library's verifier and a hex state (A2).
+// secrets: google-auth-library's verifier and a hex state
+// (docs/providers/gemini.md §Sign-in: PKCE and state).
 func (geminiFlow) secrets() (pkce, string) { return newPKCEGoogle(), stateHex() }
 
-// authURL has A2's parameters in A2's order, PKCE appended.
+// authURL has gemini-cli's parameters in its order, PKCE appended
+// (docs/providers/gemini.md §Sign-in: authorize URL).
 func (geminiFlow) authURL(ep Endpoints, redirectURI string, p pkce, state string) string {
 	return withQuery(ep.GeminiAuth+"/o/oauth2/v2/auth",
 		[2]string{"redirect_uri", redirectURI},
@@ -59,7 +63,8 @@ func (geminiFlow) authURL(ep Endpoints, redirectURI string, p pkce, state string
 
 func (geminiFlow) manualRedirect(Endpoints) string { return "" }
 
-// exchange is A3's form exchange with the client secret in the body.
+// exchange is the form exchange with the client secret in the body
+// (docs/providers/gemini.md §Sign-in: token exchange).
 func (f geminiFlow) exchange(ctx context.Context, hc *http.Client, ep Endpoints, g grant) (*tokenEntry, error) {
 	body := formBody(
 		[2]string{"code", g.code},
@@ -80,8 +85,9 @@ func (f geminiFlow) exchange(ctx context.Context, hc *http.Client, ep Endpoints,
 	return &tokenEntry{AccessToken: t.AccessToken, RefreshToken: t.RefreshToken, TokenType: t.TokenType, Expiry: t.Expiry}, nil
 }
 
-// refresh is A3's form refresh. Google keeps the refresh token, so the
-// answer normally has none and the old one stays.
+// refresh is the form refresh (docs/providers/gemini.md §Sign-in: token
+// refresh). Google keeps the refresh token, so the answer normally has none
+// and the old one stays.
 func (f geminiFlow) refresh(ctx context.Context, hc *http.Client, ep Endpoints, refreshToken string) (*oauth2.Token, error) {
 	body := formBody(
 		[2]string{"refresh_token", refreshToken},
@@ -99,7 +105,8 @@ func (f geminiFlow) refresh(ctx context.Context, hc *http.Client, ep Endpoints, 
 func (geminiFlow) refreshed(*tokenEntry) {}
 
 // finish reads the email (best effort, as gemini-cli caches it) and
-// resolves the Code Assist project, onboarding the user if needed (A5).
+// resolves the Code Assist project, onboarding the user if needed
+// (docs/providers/gemini.md §Sign-in: Code Assist setup).
 func (f geminiFlow) finish(ctx context.Context, d finishDeps, e *tokenEntry) error {
 	if email, err := userinfoEmail(ctx, d.hc, d.ep, e.AccessToken); err != nil {
 		d.log.WarnContext(ctx, "auth: read the Google account's email", "err", err)
@@ -118,7 +125,8 @@ func (f geminiFlow) finish(ctx context.Context, d finishDeps, e *tokenEntry) err
 	return nil
 }
 
-// userinfoEmail is GET {userinfo}/oauth2/v2/userinfo (A1).
+// userinfoEmail is GET {userinfo}/oauth2/v2/userinfo
+// (docs/providers/gemini.md §Sign-in: constants).
 func userinfoEmail(ctx context.Context, hc *http.Client, ep Endpoints, token string) (string, error) {
 	req, err := http.NewRequestWithContext(ctx, http.MethodGet, ep.GeminiUserinfo+"/oauth2/v2/userinfo", nil)
 	if err != nil {

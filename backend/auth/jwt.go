@@ -9,8 +9,9 @@ import (
 )
 
 // jwtClaims decodes a JWT's payload without verifying it. Clients only read
-// their own tokens here (providers.md C4): the token came straight from the
-// token endpoint over TLS, and nothing is authorized on its strength.
+// their own tokens here (docs/providers/openai.md §Sign-in: token
+// exchange): the token came straight from the token endpoint over TLS, and
+// nothing is authorized on its strength.
 func jwtClaims(token string, v any) error {
 	parts := strings.Split(token, ".")
 	if len(parts) != 3 {
@@ -42,7 +43,7 @@ func jwtExpiry(token string) time.Time {
 }
 
 // chatGPTIdentity is what the ChatGPT id_token says about the account
-// (providers.md C4).
+// (docs/providers/openai.md §Sign-in: token exchange).
 type chatGPTIdentity struct {
 	Email     string
 	AccountID string

@@ -34,7 +34,7 @@ type tokenResponse struct {
 	TokenType    string      `json:"token_type"`
 	Scope        string      `json:"scope"`
 	ExpiresIn    json.Number `json:"expires_in"`
-	// Anthropic (providers.md B3).
+	// Anthropic (docs/providers/anthropic.md §Sign-in: token exchange).
 	Account *struct {
 		UUID         string `json:"uuid"`
 		EmailAddress string `json:"email_address"`
@@ -80,7 +80,8 @@ func (e *oauthError) Error() string {
 	return s
 }
 
-// parseOAuthError reads the error shapes providers use (C4):
+// parseOAuthError reads the error shapes providers use
+// (docs/providers/README.md §Sign-in):
 // {"error":"…","error_description":"…"}, {"error":{"code":…,"message":…}}
 // and a top-level {"code":…}.
 func parseOAuthError(status int, body []byte) *oauthError {
@@ -155,7 +156,8 @@ func clean(s string, n int) string {
 }
 
 // Refresh failures that mean the refresh token is gone for good
-// (providers.md A3, B3, C5).
+// (docs/providers/README.md §Sign-in; docs/providers/openai.md §Sign-in:
+// token refresh).
 var permanentCodes = map[string]string{
 	"invalid_grant":             "the saved sign-in has expired or was revoked",
 	"refresh_token_expired":     "the saved sign-in has expired",

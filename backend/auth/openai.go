@@ -11,20 +11,23 @@ import (
 	"maestro/backend/chat"
 )
 
-// ChatGPT sign-in (providers.md C1–C5).
+// ChatGPT sign-in (docs/providers/openai.md §Sign-in).
 const (
 	openaiClientID = "app_EMoamEEZ73f0CkXaXp7hrann"
-	// openaiScope is the scope every reimplementation sends (C1); current
-	// Codex adds api.connectors.*, which Maestro has no use for.
+	// openaiScope is the scope every reimplementation sends; current Codex
+	// adds api.connectors.*, which Maestro has no use for
+	// (docs/providers/openai.md §Sign-in: constants).
 	openaiScope = "openid profile email offline_access"
 	// openaiOriginator names Maestro, as the OpenAI adapter's
-	// DefaultOriginator does (C2: reimplementations send their own name).
+	// DefaultOriginator does: reimplementations send their own name
+	// (docs/providers/openai.md §Sign-in: constants).
 	openaiOriginator = "maestro"
 	openaiCallback   = "/auth/callback"
 )
 
 // openaiPorts are Codex's DEFAULT_PORT and FALLBACK_PORT, the only two the
-// server's redirect allow-list accepts.
+// server's redirect allow-list accepts (docs/providers/openai.md §Sign-in:
+// loopback).
 var openaiPorts = []int{1455, 1457}
 
 type openaiFlow struct {
@@ -36,15 +39,17 @@ func (openaiFlow) provider() string { return chat.ProviderOpenAI }
 func (openaiFlow) display() string  { return "ChatGPT" }
 
 // listen binds 127.0.0.1:1455, else :1457; the redirect URI says localhost
-// (C1, C3).
+// (docs/providers/openai.md §Sign-in: loopback).
 func (f openaiFlow) listen() listenSpec {
 	return listenSpec{ports: f.ports, path: openaiCallback, redirectHost: "localhost"}
 }
 
-// secrets: a 64-byte verifier and a 32-byte state, base64url (C2).
+// secrets: a 64-byte verifier and a 32-byte state, base64url
+// (docs/providers/openai.md §Sign-in: PKCE and state).
 func (openaiFlow) secrets() (pkce, string) { return newPKCEURLSafe(64), stateURLSafe(32) }
 
-// authURL has C2's parameters in C2's order.
+// authURL has Codex's parameters in Codex's order
+// (docs/providers/openai.md §Sign-in: authorize URL).
 func (openaiFlow) authURL(ep Endpoints, redirectURI string, p pkce, state string) string {
 	return withQuery(ep.OpenAIAuth+"/oauth/authorize",
 		[2]string{"response_type", "code"},
@@ -62,9 +67,9 @@ func (openaiFlow) authURL(ep Endpoints, redirectURI string, p pkce, state string
 
 func (openaiFlow) manualRedirect(Endpoints) string { return "" }
 
-// exchange is C4's form-encoded code exchange. The answer must carry all
-// three tokens; the account comes from the id_token's
-// https://api.openai.com/auth claim.
+// exchange is the form-encoded code exchange (docs/providers/openai.md
+// §Sign-in: token exchange). The answer must carry all three tokens; the
+// account comes from the id_token's https://api.openai.com/auth claim.
 func (f openaiFlow) exchange(ctx context.Context, hc *http.Client, ep Endpoints, g grant) (*tokenEntry, error) {
 	body := formBody(
 		[2]string{"grant_type", "authorization_code"},
@@ -95,8 +100,9 @@ func (f openaiFlow) exchange(ctx context.Context, hc *http.Client, ep Endpoints,
 	}, nil
 }
 
-// refresh is C5's JSON refresh. Refresh tokens are single-use: the answer's
-// new refresh token must be saved before the old one is presented again.
+// refresh is the JSON refresh (docs/providers/openai.md §Sign-in: token
+// refresh). Refresh tokens are single-use: the answer's new refresh token
+// must be saved before the old one is presented again.
 func (f openaiFlow) refresh(ctx context.Context, hc *http.Client, ep Endpoints, refreshToken string) (*oauth2.Token, error) {
 	body, _ := json.Marshal(struct {
 		ClientID     string `json:"client_id"`

@@ -29,16 +29,17 @@ func randomBytes(n int) []byte {
 	return b
 }
 
-// newPKCEURLSafe follows Codex (providers.md C2): n random bytes,
-// base64url without padding; 64 bytes give an 86-character verifier.
+// newPKCEURLSafe follows Codex (docs/providers/openai.md §Sign-in: PKCE and
+// state): n random bytes, base64url without padding; 64 bytes give an
+// 86-character verifier.
 func newPKCEURLSafe(n int) pkce {
 	v := base64.RawURLEncoding.EncodeToString(randomBytes(n))
 	return pkce{Verifier: v, Challenge: s256(v)}
 }
 
-// newPKCEGoogle follows google-auth-library (providers.md A2): 96 random
-// bytes in standard base64 with + → ~, = → _ and / → -, a 128-character
-// verifier.
+// newPKCEGoogle follows google-auth-library (docs/providers/gemini.md
+// §Sign-in: PKCE and state): 96 random bytes in standard base64 with + → ~,
+// = → _ and / → -, a 128-character verifier.
 func newPKCEGoogle() pkce {
 	v := base64.StdEncoding.EncodeToString(randomBytes(96))
 	v = strings.NewReplacer("+", "~", "=", "_", "/", "-").Replace(v)

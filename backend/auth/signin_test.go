@@ -67,8 +67,9 @@ func TestSignIn(t *testing.T) {
 	}
 }
 
-// TestAuthorizeParameters checks each authorize URL against its section of
-// providers.md: the parameters, in order, with the values the fakes check.
+// TestAuthorizeParameters checks each authorize URL against the §Sign-in:
+// authorize URL of its docs/providers file: the parameters, in order, with
+// the values the fakes check.
 func TestAuthorizeParameters(t *testing.T) {
 	t.Parallel()
 	ep := DefaultEndpoints()

@@ -15,7 +15,8 @@ import (
 // Refresh timing.
 const (
 	// RefreshEarly is how long before expiry a token is refreshed
-	// (google-auth-library's eagerRefreshThresholdMillis, providers.md A3).
+	// (google-auth-library's eagerRefreshThresholdMillis,
+	// docs/providers/gemini.md §Sign-in: token refresh).
 	RefreshEarly = 5 * time.Minute
 	// refreshTimeout bounds one refresh, request and keychain save.
 	refreshTimeout = 60 * time.Second

@@ -29,15 +29,19 @@ type nameRule struct {
 //
 //   - OpenAI: ^[a-zA-Z0-9_-]{1,64}$. Codex's mcp_connection_manager.rs says
 //     "OpenAI requires tool names to conform to ^[a-zA-Z0-9_-]+$" with
-//     MAX_TOOL_NAME_LENGTH 64 (reference/providers.md C10).
+//     MAX_TOOL_NAME_LENGTH 64 (docs/providers/openai.md §Tool names).
 //   - Anthropic: ^[a-zA-Z0-9_-]{1,64}$, quoted from
 //     platform.claude.com/docs/en/agents-and-tools/tool-use/define-tools
-//     (reference/providers.md B4).
+//     (docs/providers/anthropic.md §Tool names). No prefix: names go out as
+//     server__tool in both modes.
 //   - Gemini: ^[a-zA-Z_][a-zA-Z0-9_.:-]{0,63}$. gemini-cli's mcp-tool.ts
 //     replaces invalid characters with '_', prefixes names that do not start
 //     with a letter or '_', and caps names at 63 characters by replacing the
-//     middle with "..." (reference/providers.md A10). We follow gemini-cli
-//     exactly, 63 characters included, although the regex would allow 64.
+//     middle with "..." (docs/providers/gemini.md §Tool names). We follow
+//     gemini-cli exactly, 63 characters included, although the regex would
+//     allow 64.
+//
+// How server__tool names are built: docs/providers/README.md §Tool names.
 //
 // The middle ellipsis "…" is not allowed by any of them: it becomes "_" for
 // OpenAI and Anthropic and "..." for Gemini, where '.' is allowed and the

@@ -69,9 +69,9 @@ import (
 //   - JSON Schema 2020-12 as above; nothing beyond the common rules.
 //
 // Gemini (functionDeclarations[].parametersJsonSchema, as gemini-cli sends,
-// reference/providers.md A6). The backend maps the JSON Schema onto its
-// OpenAPI-style Schema proto (ai.google.dev/api/caching#Schema), so we keep
-// to what that proto can hold:
+// docs/providers/gemini.md §Tool schemas). The backend maps the JSON Schema
+// onto its OpenAPI-style Schema proto (ai.google.dev/api/caching#Schema), so
+// we keep to what that proto can hold:
 //   - one "type" per schema ("Proto field is not repeating",
 //     google_workspace_mcp#1099): type lists with several non-null types are
 //     narrowed to the first, with a warning; null becomes "nullable": true;

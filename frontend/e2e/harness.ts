@@ -200,7 +200,8 @@ export async function launchApp(opts: LaunchOptions = {}): Promise<AppHandle> {
   })
   const page = browser.pages()[0] ?? await browser.newPage()
   // The dev bridge's ipc.js throws "reading 'nodes'" once at load; it is
-  // harmless (see shared/reference/platform.md). Report anything else.
+  // harmless (docs/PLATFORM.md §The dev bridge's harmless noise). Report
+  // anything else.
   page.on('pageerror', (e) => {
     if (!e.message.includes("reading 'nodes'")) console.warn(`[${name}] page error: ${e.message}`)
   })

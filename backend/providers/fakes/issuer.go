@@ -23,8 +23,8 @@ const (
 )
 
 // OAuth error codes an Issuer reports. The first four are RFC 6749's; the
-// refresh_token_* ones are OpenAI's (providers.md C5), which the other
-// fakes turn into invalid_grant.
+// refresh_token_* ones are OpenAI's (docs/providers/openai.md §Sign-in:
+// token refresh), which the other fakes turn into invalid_grant.
 const (
 	CodeInvalidRequest  = "invalid_request"
 	CodeInvalidClient   = "invalid_client"
@@ -386,7 +386,8 @@ func S256(verifier string) string {
 
 // JWT returns an unsigned-in-spirit JWT: a header, claims, and a random
 // signature, all base64url without padding. Clients decode the claims
-// without verifying (providers.md C4), and so does nothing else here.
+// without verifying (docs/providers/openai.md §Sign-in: token exchange), and
+// so does nothing else here.
 func JWT(claims any) string {
 	h, _ := json.Marshal(map[string]string{"alg": "RS256", "typ": "JWT", "kid": "maestro-fake"})
 	c, _ := json.Marshal(claims)

@@ -17,8 +17,8 @@ import (
 	"maestro/backend/providers/fakes"
 )
 
-// The Claude sign-in server (docs/providers/anthropic.md, "Sign-in"): the authorize page
-// (claude.ai), the manual-code page and the token endpoint
+// The Claude sign-in server (docs/providers/anthropic.md §Sign-in): the
+// authorize page (claude.ai), the manual-code page and the token endpoint
 // (console.anthropic.com). The constants are repeated rather than imported
 // so the fake checks the client independently.
 const (
@@ -29,7 +29,8 @@ const (
 	loopbackPath       = "/callback"
 )
 
-// manualRedirects are the real manual (paste) redirect URIs (B1).
+// manualRedirects are the real manual (paste) redirect URIs
+// (docs/providers/anthropic.md §Sign-in: constants).
 var manualRedirects = []string{
 	"https://console.anthropic.com/oauth/code/callback",
 	"https://platform.claude.com/oauth/code/callback",
@@ -128,7 +129,8 @@ func redirectKind(r *http.Request, raw string) (loopback, manual bool) {
 	return false, false
 }
 
-// oauthAuthorize checks the authorize request (B2) and approves it at once:
+// oauthAuthorize checks the authorize request (docs/providers/anthropic.md
+// §Sign-in: authorize URL) and approves it at once:
 // a redirect to the loopback or manual callback with code and state. For
 // the real manual URLs, which the fake cannot serve, it shows the manual
 // page itself.
@@ -187,7 +189,8 @@ func sameHost(r *http.Request, raw string) bool {
 }
 
 // oauthManualPage is the manual callback: it shows "code#state" for the
-// user to paste into the app (B2).
+// user to paste into the app (docs/providers/anthropic.md §Sign-in:
+// loopback and paste).
 func (s *Server) oauthManualPage(w http.ResponseWriter, r *http.Request) {
 	q := r.URL.Query()
 	if e := q.Get("error"); e != "" {
@@ -248,8 +251,9 @@ func tokenParams(r *http.Request) (map[string]string, error) {
 	return p, nil
 }
 
-// oauthToken is POST /v1/oauth/token (B3): the JSON code exchange, which
-// must carry the state, and the refresh, which rotates the refresh token.
+// oauthToken is POST /v1/oauth/token (docs/providers/anthropic.md §Sign-in:
+// token exchange, token refresh): the JSON code exchange, which must carry
+// the state, and the refresh, which rotates the refresh token.
 func (s *Server) oauthToken(w http.ResponseWriter, r *http.Request) {
 	o := s.oauth
 	p, err := tokenParams(r)

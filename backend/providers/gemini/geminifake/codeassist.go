@@ -9,8 +9,9 @@ import (
 	"sync"
 )
 
-// Code Assist account setup (docs/providers/gemini.md §Endpoints): loadCodeAssist,
-// onboardUser and the long-running operation it starts.
+// Code Assist account setup (docs/providers/gemini.md §Sign-in: Code Assist
+// setup): loadCodeAssist, onboardUser and the long-running operation it
+// starts.
 const (
 	LoadCodeAssistPath = "/v1internal:loadCodeAssist"
 	OnboardUserPath    = "/v1internal:onboardUser"

@@ -18,8 +18,8 @@ import (
 )
 
 // Google's sign-in endpoints as gemini-cli uses them
-// (docs/providers/gemini.md §Endpoints). The constants are repeated rather
-// than imported so the fake checks the client independently.
+// (docs/providers/gemini.md §Sign-in: constants). The constants are repeated
+// rather than imported so the fake checks the client independently.
 const (
 	OAuthClientID     = "681255809395-oo8ft2oprdrnp9e3aqf6av3hmdib135j.apps.googleusercontent.com"
 	OAuthClientSecret = "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"
@@ -124,8 +124,9 @@ func loopbackRedirect(raw string) bool {
 	return ip != nil && ip.IsLoopback()
 }
 
-// oauthAuthorize is the consent page (A2). It checks the request and
-// approves at once with a redirect carrying code and state. The fake
+// oauthAuthorize is the consent page (docs/providers/gemini.md §Sign-in:
+// authorize URL, and §Sign-in: what the fake checks). It checks the request
+// and approves at once with a redirect carrying code and state. The fake
 // requires PKCE S256, which the real server only allows: Maestro always
 // sends it.
 func (s *Server) oauthAuthorize(w http.ResponseWriter, r *http.Request) {
@@ -185,7 +186,8 @@ func htmlPage(w http.ResponseWriter, status int, title, detail string) {
 		html.EscapeString(title), html.EscapeString(title), html.EscapeString(detail))
 }
 
-// oauthToken is POST /token (A3): form-encoded, client secret in the body.
+// oauthToken is POST /token (docs/providers/gemini.md §Sign-in: token
+// exchange, token refresh): form-encoded, client secret in the body.
 // The code exchange returns a refresh token only for access_type=offline;
 // a refresh returns none unless WithRefreshRotation.
 func (s *Server) oauthToken(w http.ResponseWriter, r *http.Request) {
@@ -274,7 +276,8 @@ func (s *Server) bearerRejection(r *http.Request) (fakes.Subject, *rejection) {
 	return sub, nil
 }
 
-// oauthUserinfo is GET /oauth2/v2/userinfo (A1).
+// oauthUserinfo is GET /oauth2/v2/userinfo (docs/providers/gemini.md
+// §Sign-in: constants).
 func (s *Server) oauthUserinfo(w http.ResponseWriter, r *http.Request) {
 	sub, rj := s.bearerRejection(r)
 	if rj != nil {
