@@ -12,7 +12,7 @@ import "encoding/json"
 // its closing brackets.
 
 // envelope is the Code Assist request body (docs/providers/gemini.md
-// §Endpoints).
+// §Endpoints & headers).
 type envelope struct {
 	Model        string           `json:"model"`
 	Project      string           `json:"project,omitempty"`

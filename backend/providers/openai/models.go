@@ -54,7 +54,7 @@ func reasoner(window, output int, efforts []string, def string) chat.ModelInfo {
 }
 
 // families is the built-in table, most specific prefix first. Every number
-// has its source in docs/providers/openai.md §Built-in table. Where the
+// has its source in docs/providers/openai.md §Model list (its built-in table). Where the
 // ChatGPT backend's window (Codex's context_window) is smaller than the
 // public API's, the smaller one is kept: a budget too small only compacts
 // sooner, one too large fails the request.
