@@ -7,8 +7,9 @@ describe('describeRunError', () => {
   it('points to Accounts when signing in would help', () => {
     const v = describeRunError({kind: 'auth_required', message: 'Sign in to Gemini in Accounts or add an API key'}, now)
     expect(v).toMatchObject({title: 'Sign-in needed', detail: 'Sign in to Gemini in Accounts or add an API key.', accounts: true})
-    // Stored failures carry only the text.
-    expect(describeRunError({message: 'anthropic: 401 unauthorized'}, now).accounts).toBe(true)
+    // The words never decide: a message that mentions signing in, without
+    // the kind, is just a failure (replies stored before kinds were kept).
+    expect(describeRunError({message: 'anthropic: 401 unauthorized, sign in again'}, now)).toMatchObject({title: 'The reply failed', accounts: false})
   })
 
   it('explains limits with the reset time', () => {
@@ -19,9 +20,8 @@ describe('describeRunError', () => {
   })
 
   it('says a reply cut by a crash was interrupted', () => {
-    const v = describeRunError({message: 'Maestro closed before this reply finished. Retry the turn to continue.'}, now)
+    const v = describeRunError({kind: 'interrupted', message: 'Maestro closed before this reply finished. Retry the turn to continue.'}, now)
     expect(v).toMatchObject({title: 'The reply was interrupted', accounts: false})
-    expect(describeRunError({kind: 'interrupted', message: 'x'}, now).title).toBe('The reply was interrupted')
   })
 
   it('words other failures plainly', () => {

@@ -85,11 +85,6 @@ function providerCard(e: RunErrorInfo): Omit<RunErrorView, 'reset'> | undefined 
   return undefined
 }
 
-// The error agent.Recover stores on a reply whose process died mid-stream.
-const INTERRUPTED_HINT = /^Maestro closed before/
-
-const ACCOUNT_HINT = /\b(sign in|signed in|accounts?|api key|credentials?|unauthori[sz]ed|401)\b/i
-
 function clockTime(ms: number): string {
   return new Date(ms).toLocaleTimeString(undefined, {hour: 'numeric', minute: '2-digit'})
 }
@@ -116,14 +111,16 @@ export function describeRunError(e: RunErrorInfo, now: number = Date.now()): Run
   const reset = e.retryAt ? resetLabel(e.retryAt, now) : undefined
   const card = providerCard(e)
   if (card) return {...card, reset}
+  // The kind, reason and reset time were classified when the turn failed
+  // (and are stored with it): the title never depends on the message's words.
   const message = e.message.trim() || 'The reply stopped because of an error.'
-  const accounts = e.kind === 'auth_required' || ACCOUNT_HINT.test(message)
+  const accounts = e.kind === 'auth_required'
   let title = 'The reply failed'
-  if (e.kind === 'auth_required' || (accounts && !e.kind)) title = 'Sign-in needed'
+  if (accounts) title = 'Sign-in needed'
   else if (e.retryAt) title = 'Usage limit reached'
   else if (e.kind === 'unavailable') title = 'The provider is unavailable'
   else if (e.kind === 'invalid') title = "The request couldn't be sent"
-  else if (e.kind === 'interrupted' || INTERRUPTED_HINT.test(message)) title = 'The reply was interrupted'
+  else if (e.kind === 'interrupted') title = 'The reply was interrupted'
   const detail = message.charAt(0).toUpperCase() + message.slice(1)
   return {
     title,

@@ -271,13 +271,47 @@ describe('failed turns', () => {
   it('offer Retry from history and a way to Accounts when signing in would help', async () => {
     const history: Message[] = [
       message('m1', 1, 'user', 'Hello'),
-      {id: 'm2', seq: 2, role: 'assistant', status: 'failed', error: 'Sign in to Claude in Accounts or add an API key', parts: [], createdAt: NOW},
+      {id: 'm2', seq: 2, role: 'assistant', status: 'failed', error: 'Sign in to Claude in Accounts or add an API key', parts: [], createdAt: NOW,
+        failure: {kind: 'auth_required', message: 'Sign in to Claude in Accounts or add an API key'}},
     ]
     const {backend, user} = await renderApp({sessions: [s1], messages: {s1: history}})
     const err = await screen.findByTestId('run-error')
     expect(err).toHaveTextContent('Sign-in needed')
     await user.click(screen.getByTestId('retry'))
     expect(backend.App.RetryTurn).toHaveBeenCalledWith('s1')
+  })
+
+  it('a failed attempt keeps its title after a successful Retry and after a restart', async () => {
+    const {backend, user, runId} = await startRun()
+    // OpenAI's real 429 text mentions the account: the title must not follow the words.
+    const limit = {kind: 'unavailable', message: 'openai: rate_limit (HTTP 429) rate_limit_exceeded: Rate limit reached for gpt-5.5 in organization org-1 on tokens per min (TPM). Visit https://platform.openai.com/account/rate-limits to learn more.',
+      provider: 'openai', reason: 'rate_limit', retryAt: Date.now() + 60 * 60_000}
+    const fail: Message = {id: 'm2', seq: 2, role: 'assistant', status: 'failed', runId, error: limit.message, failure: limit, parts: [], createdAt: NOW}
+    await emit(backend, 'message:saved', {runId, sessionId: 's1', message: fail})
+    await emit(backend, 'run:finished', {runId, sessionId: 's1', canceled: false, error: limit, retryAt: limit.retryAt})
+    expect(screen.getByTestId('run-error')).toHaveTextContent('Usage limit reached')
+    // Retry succeeds: the failed attempt stays on record with its own title.
+    await user.click(screen.getByTestId('retry'))
+    const runId2 = (await backend.App.RetryTurn.mock.results[0].value) as string
+    await emit(backend, 'run:started', {runId: runId2, sessionId: 's1'})
+    const ok: Message = {id: 'm3', seq: 3, role: 'assistant', status: 'complete', runId: runId2, parts: [{type: 'text', text: 'Done.'}], createdAt: NOW}
+    await emit(backend, 'message:saved', {runId: runId2, sessionId: 's1', message: ok})
+    await emit(backend, 'run:finished', {runId: runId2, sessionId: 's1', canceled: false})
+    const cards = screen.getAllByTestId('run-error')
+    expect(cards).toHaveLength(1)
+    expect(cards[0]).toHaveTextContent('Usage limit reached')
+    expect(cards[0]).not.toHaveTextContent('Sign-in needed')
+    expect(within(cards[0]).queryByRole('button', {name: 'Open Accounts'})).not.toBeInTheDocument()
+  })
+
+  it("a stored \"couldn't be sent\" reads the same after a restart", async () => {
+    const invalid = {kind: 'invalid', message: 'anthropic: invalid_request (HTTP 400): messages.0.content: empty'}
+    const history: Message[] = [
+      message('m1', 1, 'user', 'Hello'),
+      {id: 'm2', seq: 2, role: 'assistant', status: 'failed', error: invalid.message, failure: invalid, parts: [], createdAt: NOW},
+    ]
+    await renderApp({sessions: [s1], messages: {s1: history}})
+    expect(await screen.findByTestId('run-error')).toHaveTextContent("The request couldn't be sent")
   })
 
   it('offer Retry for a turn the app was killed in before the model answered', async () => {
