@@ -53,6 +53,9 @@ type ConnectorDTO struct {
 	// Since is when the connector entered its state, in Unix ms.
 	Since     int64 `json:"since,omitempty"`
 	CreatedAt int64 `json:"createdAt,omitempty"`
+	// Version orders copies of the state: the UI keeps the higher one, so a
+	// bound call's answer never overwrites a newer connector:state event.
+	Version uint64 `json:"version"`
 }
 
 // KeyValueInputDTO is an env or header row of the connector form. Keep

@@ -51,6 +51,10 @@ type ConnectorStatus struct {
 	Server   string    `json:"server,omitempty"`
 	Protocol string    `json:"protocol,omitempty"`
 	Since    time.Time `json:"since"`
+	// Version counts the connector's status changes: of two copies, the
+	// one with the higher Version is the newer, whatever order they reach
+	// a reader in (an event and a bound call's answer can cross).
+	Version uint64 `json:"version"`
 }
 
 // Events receives connector state changes and log lines, e.g. to emit

@@ -85,7 +85,9 @@ func (r *runner) update(fn func(*ConnectorStatus)) {
 }
 
 func (r *runner) updateLocked(fn func(*ConnectorStatus)) {
+	version := r.status.Version
 	fn(&r.status)
+	r.status.Version = version + 1
 	r.status.Name = r.cfg.DisplayName()
 	r.status.Since = time.Now()
 	close(r.changed)

@@ -117,6 +117,24 @@ func TestUnknownCommandShowsWhy(t *testing.T) {
 	if st.State != StateError || !strings.Contains(st.Error, "maestro-no-such-command") {
 		t.Fatalf("status = %+v", st)
 	}
+	// Each published status is newer than the one before, so a reader that
+	// gets them out of order (an event and a bound call's answer) keeps the
+	// failure, not the "starting" before it.
+	h.events.mu.Lock()
+	defer h.events.mu.Unlock()
+	var last uint64
+	for _, ev := range h.events.states {
+		if ev.ID != c.ID {
+			continue
+		}
+		if ev.Version <= last {
+			t.Errorf("status %s has version %d after %d; want increasing versions", ev.State, ev.Version, last)
+		}
+		last = ev.Version
+	}
+	if got, _ := h.sup.Status(c.ID); got.Version != last {
+		t.Errorf("Status version = %d; want the last published one, %d", got.Version, last)
+	}
 }
 
 func TestOneFailingServerBlocksNoOther(t *testing.T) {

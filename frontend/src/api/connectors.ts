@@ -40,6 +40,8 @@ export interface Connector {
   protocol?: string
   since?: number
   createdAt?: number
+  /** Counts the connector's state changes: the higher of two copies is the newer. */
+  version?: number
 }
 
 /** A form row; keep keeps the value stored for key. */

@@ -51,11 +51,24 @@ function byName(a: Connector, b: Connector): number {
   return a.name.localeCompare(b.name) || a.id.localeCompare(b.id)
 }
 
+/** The fields a connector:state event updates; the config comes with saves and loads. */
+function live(c: Connector): Partial<Connector> {
+  const {state, toolCount, error, stderrTail, needsSignIn, nextRetry, restarts, server, protocol, since, version} = c
+  return {state, toolCount, error, stderrTail, needsSignIn, nextRetry, restarts, server, protocol, since, version}
+}
+
+/**
+ * Puts c in the list. Its live state replaces the one there only if it is
+ * not older (version): a bound call's answer and a connector:state event
+ * can cross, and a failure reported within a millisecond of a save must not
+ * be overwritten by the save's earlier "starting".
+ */
 function upsert(list: Connector[], c: Connector): Connector[] {
   const i = list.findIndex((x) => x.id === c.id)
   if (i < 0) return [...list, c].sort(byName)
+  const prev = list[i]
   const next = [...list]
-  next[i] = c
+  next[i] = (c.version ?? 0) >= (prev.version ?? 0) ? c : {...c, ...live(prev)}
   return next.sort(byName)
 }
 
@@ -93,7 +106,7 @@ export const useConnectors = create<ConnectorsState>()((set, get) => {
     load: async () => {
       try {
         const connectors = await connectorsApi.list()
-        set({connectors: [...connectors].sort(byName), loaded: true})
+        set((s) => ({connectors: connectors.reduce(upsert, s.connectors.filter((x) => connectors.some((c) => c.id === x.id))), loaded: true}))
       } catch (err) {
         set({loaded: true})
         toastError(err, "Couldn't load the connectors")
@@ -196,6 +209,10 @@ export const useConnectors = create<ConnectorsState>()((set, get) => {
     handleState: (c) => {
       const known = get().connectors.some((x) => x.id === c.id)
       if (!known) {
+        // A connector being added: its state counts from now (a failure can
+        // come before SaveConnector answers); its config is fetched with the
+        // list, which keeps this state unless it has a newer one.
+        if (get().loaded) set((s) => ({connectors: upsert(s.connectors, c)}))
         if (!get().loaded || reloading) return
         reloading = true
         void get()
@@ -205,22 +222,7 @@ export const useConnectors = create<ConnectorsState>()((set, get) => {
           })
         return
       }
-      set((s) => ({
-        connectors: upsert(s.connectors, {
-          ...s.connectors.find((x) => x.id === c.id)!,
-          // Only the live fields: the config comes with saves and loads.
-          state: c.state,
-          toolCount: c.toolCount,
-          error: c.error,
-          stderrTail: c.stderrTail,
-          needsSignIn: c.needsSignIn,
-          nextRetry: c.nextRetry,
-          restarts: c.restarts,
-          server: c.server,
-          protocol: c.protocol,
-          since: c.since,
-        }),
-      }))
+      set((s) => ({connectors: upsert(s.connectors, {...s.connectors.find((x) => x.id === c.id)!, ...live(c)})}))
     },
 
     handleLog: (ev) => {

@@ -119,6 +119,7 @@ export namespace app {
 	    protocol?: string;
 	    since?: number;
 	    createdAt?: number;
+	    version: number;
 	
 	    static createFrom(source: any = {}) {
 	        return new ConnectorDTO(source);
@@ -148,6 +149,7 @@ export namespace app {
 	        this.protocol = source["protocol"];
 	        this.since = source["since"];
 	        this.createdAt = source["createdAt"];
+	        this.version = source["version"];
 	    }
 	
 		convertValues(a: any, classs: any, asMap: boolean = false): any {

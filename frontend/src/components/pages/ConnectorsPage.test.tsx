@@ -78,6 +78,27 @@ describe('Connectors page', {timeout: 20_000}, () => {
     expect(screen.getByTestId('connector-form')).toBeInTheDocument()
   })
 
+  it('shows a failure reported before the save answered, never the save\'s older "Starting"', async () => {
+    const {user, fake, backend} = await openConnectors()
+    // The supervisor fails the start within a millisecond: its events reach
+    // the page before SaveConnector's answer, which was read before them.
+    fake.SaveConnector.mockImplementationOnce(async (input) => {
+      const starting = connector('c-9', input.name, {command: input.command, state: 'starting', toolCount: 0, version: 1})
+      fake.state.connectors.push(starting)
+      backend.emit('connector:state', {...starting, version: 1})
+      backend.emit('connector:state', {...starting, state: 'error', error: 'exec: "no-such-server": executable file not found in $PATH', version: 2})
+      return structuredClone(starting)
+    })
+    await user.click(await screen.findByTestId('add-connector'))
+    await user.type(screen.getByTestId('connector-name'), 'Broken')
+    await user.type(screen.getByTestId('connector-command'), 'no-such-server')
+    await user.click(screen.getByTestId('connector-save'))
+    await waitFor(() => expect(screen.queryByTestId('connector-form')).not.toBeInTheDocument())
+    const card = await waitFor(() => item('c-9'))
+    expect(card).toHaveAttribute('data-state', 'error')
+    expect(within(card).getByTestId('connector-error')).toHaveTextContent('executable file not found')
+  })
+
   it('updates the state badge on connector:state and shows the error with the stderr tail', async () => {
     const {fake} = await openConnectors({connectors: [connector('c1', 'Files', {state: 'starting', toolCount: 0})]})
     const card = await waitFor(() => item('c1'))
