@@ -103,4 +103,3 @@ func (testDecliner) CreateMessage(context.Context, mcp.SamplingRequest) (*mcpgo.
 func (testDecliner) OpenURL(context.Context, string) error {
 	return chat.E(chat.ErrCanceled, "no page is opened during a connection test")
 }
-
