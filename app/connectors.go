@@ -3,7 +3,9 @@ package app
 import (
 	"cmp"
 	"context"
+	"fmt"
 	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 	"sync"
@@ -461,7 +463,7 @@ func (a *App) ImportConnectors(path string) (ImportReportDTO, error) {
 	}
 	rep, err := cn.sup.Import(ctx, data)
 	if err != nil {
-		return ImportReportDTO{}, err
+		return ImportReportDTO{}, fmt.Errorf("%s: %w", filepath.Base(path), err)
 	}
 	out := ImportReportDTO{Summary: rep.Summary(), Imported: rep.Imported(), Entries: make([]ImportEntryDTO, 0, len(rep.Entries))}
 	for _, e := range rep.Entries {

@@ -508,8 +508,9 @@ func TestImportExportAndPickers(t *testing.T) {
 	if err := os.WriteFile(file, []byte(`not json`), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := a.ImportConnectors(file); chat.Kind(err) != chat.KindInvalid {
-		t.Errorf("not JSON: %v", err)
+	if _, err := a.ImportConnectors(file); chat.Kind(err) != chat.KindInvalid ||
+		!strings.HasPrefix(err.Error(), filepath.Base(file)+": the file is not JSON (line 1, column 2:") {
+		t.Errorf("not JSON: %v; want the file's name, then where and why in words", err)
 	}
 
 	// Without dialogs in the runtime, the pickers say so.

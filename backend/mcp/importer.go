@@ -1,9 +1,12 @@
 package mcp
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
+	"io"
 	"slices"
 	"strings"
 
@@ -60,17 +63,17 @@ func (r ImportReport) Imported() int {
 func ParseServersFile(data []byte) (ImportReport, error) {
 	v, err := decodeJSON(data)
 	if err != nil {
-		return ImportReport{}, chat.E(chat.ErrInvalid, "mcp: import: not a JSON file: %v", err)
+		return ImportReport{}, chat.E(chat.ErrInvalid, "the file is not JSON (%s)", jsonProblem(data, err))
 	}
 	root, ok := v.(*object)
 	if !ok {
-		return ImportReport{}, chat.E(chat.ErrInvalid, "mcp: import: the file is not a JSON object")
+		return ImportReport{}, chat.E(chat.ErrInvalid, "the file is JSON but not an object of servers, such as {\"mcpServers\": {…}}")
 	}
 	servers := root
 	for _, key := range []string{"mcpServers", "servers", "mcp_servers"} {
 		if s, ok := root.get(key); ok {
 			if servers, ok = s.(*object); !ok {
-				return ImportReport{}, chat.E(chat.ErrInvalid, "mcp: import: %q is not an object", key)
+				return ImportReport{}, chat.E(chat.ErrInvalid, "%q in the file is not an object of servers", key)
 			}
 			break
 		}
@@ -371,4 +374,20 @@ func (r ImportReport) Summary() string {
 	}
 	return fmt.Sprintf("imported %d (%s); skipped %d (%s)", len(in), strings.Join(in, ", "),
 		len(out), strings.Join(out, ", "))
+}
+
+// jsonProblem says where and why data is not JSON, as a person reads it:
+// "line 1, column 2: invalid character 'h' in literal true".
+func jsonProblem(data []byte, err error) string {
+	var se *json.SyntaxError
+	if !errors.As(err, &se) {
+		if errors.Is(err, io.ErrUnexpectedEOF) || errors.Is(err, io.EOF) {
+			return "it ends before the JSON does"
+		}
+		return err.Error()
+	}
+	before := data[:min(int(se.Offset), len(data))]
+	line := bytes.Count(before, []byte("\n")) + 1
+	col := len(before) - bytes.LastIndexByte(before, '\n')
+	return fmt.Sprintf("line %d, column %d: %s", line, max(col-1, 1), se.Error())
 }

@@ -85,10 +85,12 @@ func TestParseServersFileShapes(t *testing.T) {
 		{"vs code servers", `{"servers":{"a":{"command":"x"}}}`, 1, ""},
 		{"bare map", `{"a":{"command":"x"},"b":{"url":"https://e.com/mcp"}}`, 2, ""},
 		{"empty map", `{"mcpServers":{}}`, 0, ""},
-		{"not json", `{"mcpServers":`, 0, "not a JSON file"},
-		{"array", `[1]`, 0, "not a JSON object"},
+		{"cut short", `{"mcpServers":`, 0, "the file is not JSON (it ends before the JSON does)"},
+		{"not json", "{\"a\": 1}\nthese are notes", 0, "the file is not JSON (unexpected data after the JSON value)"},
+		{"notes", "these are notes", 0, "line 1, column 2: invalid character 'h' in literal true (expecting 'r')"},
+		{"array", `[1]`, 0, "not an object of servers"},
 		{"no servers", `{"theme":"dark"}`, 0, "no \"mcpServers\""},
-		{"servers not an object", `{"mcpServers":[]}`, 0, "is not an object"},
+		{"servers not an object", `{"mcpServers":[]}`, 0, `"mcpServers" in the file is not an object of servers`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

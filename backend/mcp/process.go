@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"os/exec"
 	"strings"
@@ -44,7 +45,7 @@ type process struct {
 func startProcess(c Connector, onStderr func(string)) (*process, error) {
 	path, err := exec.LookPath(c.Command)
 	if err != nil {
-		return nil, fmt.Errorf("cannot run %q: %w", c.Command, err)
+		return nil, commandError(c, err)
 	}
 	cmd := exec.Command(path, c.Args...)
 	cmd.Env = os.Environ()
@@ -69,22 +70,22 @@ func startProcess(c Connector, onStderr func(string)) (*process, error) {
 	}
 	inR, inW, err := pipe()
 	if err != nil {
-		return nil, fmt.Errorf("start %q: %w", c.Command, err)
+		return nil, commandError(c, err)
 	}
 	outR, outW, err := pipe()
 	if err != nil {
 		closeAll()
-		return nil, fmt.Errorf("start %q: %w", c.Command, err)
+		return nil, commandError(c, err)
 	}
 	errR, errW, err := pipe()
 	if err != nil {
 		closeAll()
-		return nil, fmt.Errorf("start %q: %w", c.Command, err)
+		return nil, commandError(c, err)
 	}
 	cmd.Stdin, cmd.Stdout, cmd.Stderr = inR, outW, errW
 	if err := cmd.Start(); err != nil {
 		closeAll()
-		return nil, fmt.Errorf("start %q: %w", c.Command, err)
+		return nil, commandError(c, err)
 	}
 	// The child has its ends; ours must go, or EOF never comes.
 	_ = inR.Close()
@@ -186,3 +187,31 @@ func waitFor(ch <-chan struct{}, d time.Duration) bool {
 		return false
 	}
 }
+
+// commandError says in plain words why c's command cannot be run, keeping
+// the cause for errors.Is: the user reads it on the connector's card.
+func commandError(c Connector, err error) error {
+	var why string
+	switch {
+	case errors.Is(err, exec.ErrNotFound), errors.Is(err, fs.ErrNotExist):
+		why = "it was not found; check that it is installed and spelled right, or give its full path"
+		if !strings.ContainsRune(c.Command, '/') {
+			why = "it was not found on your PATH; check that it is installed and spelled right, or give its full path"
+		}
+	case errors.Is(err, fs.ErrPermission):
+		why = "it is not executable (permission denied)"
+	case errors.Is(err, exec.ErrDot):
+		why = "it is in the current folder, which is not searched; give its full path"
+	default:
+		return fmt.Errorf("cannot run %q: %w", c.Command, err)
+	}
+	return &commandErr{msg: fmt.Sprintf("cannot run %q: %s", c.Command, why), err: err}
+}
+
+type commandErr struct {
+	msg string
+	err error
+}
+
+func (e *commandErr) Error() string { return e.msg }
+func (e *commandErr) Unwrap() error { return e.err }

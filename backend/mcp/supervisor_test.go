@@ -4,7 +4,9 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"os"
 	"os/exec"
+	"path/filepath"
 	"slices"
 	"strings"
 	"sync"
@@ -134,6 +136,28 @@ func TestUnknownCommandShowsWhy(t *testing.T) {
 	}
 	if got, _ := h.sup.Status(c.ID); got.Version != last {
 		t.Errorf("Status version = %d; want the last published one, %d", got.Version, last)
+	}
+}
+
+// TestCommandErrorsReadPlainly: the card says why a command cannot run in
+// words, not as Go's exec error.
+func TestCommandErrorsReadPlainly(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	notExec := filepath.Join(dir, "server.sh")
+	if err := os.WriteFile(notExec, []byte("#!/bin/sh\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct{ command, want string }{
+		{"maestro-no-such-command", `cannot run "maestro-no-such-command": it was not found on your PATH`},
+		{filepath.Join(dir, "missing"), "it was not found; check that it is installed"},
+		{notExec, "it is not executable (permission denied)"},
+	}
+	for _, tt := range tests {
+		_, err := startProcess(Connector{Command: tt.command}, func(string) {})
+		if err == nil || !strings.Contains(err.Error(), tt.want) || strings.Contains(err.Error(), "exec:") {
+			t.Errorf("start %s: %v; want %q, in words", tt.command, err, tt.want)
+		}
 	}
 }
 

@@ -62,21 +62,22 @@ function without<T>(m: ByProvider<T>, p: ProviderId): ByProvider<T> {
 }
 
 export const useAccounts = create<AccountsState>()((set, get) => {
-  const fail = (p: ProviderId, err: unknown, title: string) => {
+  // A card's failure shows on the card, where the user acted; a toast as
+  // well would say it twice.
+  const fail = (p: ProviderId, err: unknown) => {
     set((s) => ({errors: {...s.errors, [p]: toAppError(err).message}}))
-    toastError(err, title)
   }
   const setBusy = (p: ProviderId, b: Busy | null) =>
     set((s) => ({busy: b ? {...s.busy, [p]: b} : without(s.busy, p)}))
 
   /** Runs one card action: clears the card's error, marks it busy, reports failure. */
-  async function action<T>(p: ProviderId, b: Busy, title: string, fn: () => Promise<T>): Promise<T | undefined> {
+  async function action<T>(p: ProviderId, b: Busy, fn: () => Promise<T>): Promise<T | undefined> {
     set((s) => ({errors: without(s.errors, p)}))
     setBusy(p, b)
     try {
       return await fn()
     } catch (err) {
-      fail(p, err, title)
+      fail(p, err)
       return undefined
     } finally {
       setBusy(p, null)
@@ -118,7 +119,7 @@ export const useAccounts = create<AccountsState>()((set, get) => {
         if (cur.cancelRequested) await get().cancelSignIn(p)
       } catch (err) {
         set((s) => ({logins: without(s.logins, p)}))
-        fail(p, err, `Couldn't sign in to ${PROVIDER_NAMES[p]}`)
+        fail(p, err)
       }
     },
 
@@ -130,7 +131,7 @@ export const useAccounts = create<AccountsState>()((set, get) => {
         return
       }
       const id = login.loginId
-      await action(p, 'cancel', "Couldn't cancel the sign-in", async () => {
+      await action(p, 'cancel', async () => {
         try {
           await api.cancelSignIn(id)
         } catch (err) {
@@ -145,7 +146,7 @@ export const useAccounts = create<AccountsState>()((set, get) => {
     submitCode: async (p, code) => {
       const login = get().logins[p]
       if (!login?.loginId || code.trim() === '') return false
-      const ok = await action(p, 'code', `Couldn't sign in to ${PROVIDER_NAMES[p]}`, async () => {
+      const ok = await action(p, 'code', async () => {
         await api.submitSignInCode(login.loginId, code.trim())
         return true
       })
@@ -165,7 +166,7 @@ export const useAccounts = create<AccountsState>()((set, get) => {
     },
 
     signOut: async (p) => {
-      await action(p, 'signout', `Couldn't sign out of ${PROVIDER_NAMES[p]}`, async () => {
+      await action(p, 'signout', async () => {
         await api.signOut(p)
         set((s) => ({accounts: without(s.accounts, p)}))
       })
@@ -178,14 +179,14 @@ export const useAccounts = create<AccountsState>()((set, get) => {
         set((s) => ({errors: {...s.errors, [p]: 'Paste an API key first.'}}))
         return false
       }
-      const acc = await action(p, 'apikey', `Couldn't save the ${PROVIDER_NAMES[p]} API key`, () => api.setAPIKey(p, key))
+      const acc = await action(p, 'apikey', () => api.setAPIKey(p, key))
       if (!acc) return false
       set((s) => ({accounts: {...s.accounts, [p]: acc}}))
       return true
     },
 
     removeKey: async (p) => {
-      await action(p, 'apikey', `Couldn't remove the ${PROVIDER_NAMES[p]} API key`, async () => {
+      await action(p, 'apikey', async () => {
         await api.removeAPIKey(p)
         set((s) => ({accounts: without(s.accounts, p)}))
       })
@@ -221,7 +222,7 @@ export const useAccounts = create<AccountsState>()((set, get) => {
           if (!mine) return
           set((s) => ({logins: without(s.logins, p)}))
           if (ev.status === 'failed') {
-            fail(p, ev.error ?? {kind: 'internal', message: 'The sign-in failed.'}, `Couldn't sign in to ${PROVIDER_NAMES[p]}`)
+            fail(p, ev.error ?? {kind: 'internal', message: 'The sign-in failed.'})
           }
       }
     },

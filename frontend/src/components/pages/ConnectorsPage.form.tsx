@@ -1,4 +1,4 @@
-import {type FormEvent, useId, useRef, useState} from 'react'
+import {type FormEvent, useEffect, useId, useRef, useState} from 'react'
 import {CircleAlert, CircleCheck, Eye, FolderOpen, Globe, LoaderCircle, Plus, Radio, Terminal, X} from 'lucide-react'
 import type {Connector, ConnectorInput, KeyValueInput, TestResult, Transport} from '../../api/connectors'
 import {toolsApi} from '../../api/connectors'
@@ -193,6 +193,13 @@ export function ConnectorForm({connector, onClose}: {connector?: Connector; onCl
   const [testing, setTesting] = useState(false)
   const [tested, setTested] = useState<TestResult | null>(null)
   const [error, setError] = useState<string | null>(null)
+  // A failed save disables and re-enables its button, which drops the
+  // focus to the page: the error takes it, so it is read out and Escape
+  // still closes the dialog.
+  const errorRef = useRef<HTMLDivElement>(null)
+  useEffect(() => {
+    if (error) errorRef.current?.focus()
+  }, [error])
   const nameRef = useRef<HTMLInputElement>(null)
   const ids = {name: useId(), command: useId(), args: useId(), cwd: useId(), url: useId(), cid: useId(), cs: useId(), sc: useId()}
   const set = (patch: Partial<FormState>) => {
@@ -432,7 +439,7 @@ export function ConnectorForm({connector, onClose}: {connector?: Connector; onCl
 
         {tested && <TestOutcome result={tested} />}
         {error && (
-          <div className="account-error" role="alert" data-testid="connector-form-error">
+          <div className="account-error" role="alert" data-testid="connector-form-error" ref={errorRef} tabIndex={-1}>
             <CircleAlert size={16} aria-hidden="true" />
             <span className="account-error-text selectable">{error}</span>
           </div>

@@ -76,6 +76,10 @@ describe('Connectors page', {timeout: 20_000}, () => {
       oauth: {clientId: undefined, clientSecret: undefined, keepClientSecret: false, scopes: []},
     })
     expect(screen.getByTestId('connector-form')).toBeInTheDocument()
+    // The error has the focus, so Escape still closes the form.
+    expect(screen.getByTestId('connector-form-error')).toHaveFocus()
+    await user.keyboard('{Escape}')
+    expect(screen.queryByTestId('connector-form')).not.toBeInTheDocument()
   })
 
   it('shows a failure reported before the save answered, never the save\'s older "Starting"', async () => {
