@@ -119,14 +119,12 @@ func (p *streamParser) feed(data []byte) error {
 		}
 	}
 	if u := resp.UsageMetadata; u != nil {
-		// usageMetadata is cumulative; the last one wins. promptTokenCount
+		// usageMetadata is cumulative, but a chunk carries only the counts
+		// known so far: the latest value of each count wins, and a count a
+		// chunk leaves out keeps its earlier value (a usage-only last chunk
+		// without thoughtsTokenCount does not reset it). promptTokenCount
 		// includes the cached tokens, candidatesTokenCount excludes thoughts.
-		p.usage = chat.Usage{
-			InputTokens:     u.PromptTokenCount,
-			OutputTokens:    u.CandidatesTokenCount,
-			ReasoningTokens: u.ThoughtsTokenCount,
-			CacheReadTokens: u.CachedContentTokenCount,
-		}
+		u.mergeInto(&p.usage)
 	}
 	if pf := resp.PromptFeedback; pf != nil && pf.BlockReason != "" {
 		p.blocked = pf
@@ -300,6 +298,29 @@ func (p *streamParser) end() (chat.Event, error) {
 		reason = strings.ToLower(p.finish)
 	}
 	return chat.Finish{Reason: reason, Usage: p.usage, ResponseID: p.responseID}, nil
+}
+
+// mergeInto updates u with the counts this chunk carries; the others keep
+// their earlier values.
+func (m *usageMetadata) mergeInto(u *chat.Usage) {
+	for _, f := range []struct {
+		src *int64
+		dst *int64
+	}{
+		{m.PromptTokenCount, &u.InputTokens},
+		{m.CandidatesTokenCount, &u.OutputTokens},
+		{m.ThoughtsTokenCount, &u.ReasoningTokens},
+		{m.CachedContentTokenCount, &u.CacheReadTokens},
+	} {
+		if f.src != nil {
+			*f.dst = *f.src
+		}
+	}
+}
+
+type promptFeedback struct {
+	BlockReason        string `json:"blockReason"`
+	BlockReasonMessage string `json:"blockReasonMessage"`
 }
 
 func orDefault(s, def string) string {
