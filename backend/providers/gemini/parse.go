@@ -220,12 +220,16 @@ func (p *streamParser) call(pt *respPart) error {
 		}
 		return nil
 	}
-	args, err := objectArgs(fc.Args)
-	if err != nil {
-		return err
+	// args is a Struct, so anything but an object breaks the wire format;
+	// it is still the call the model made, answered with an error result
+	// rather than a retry of the request.
+	args, raw := providers.ToolArguments(fc.Args)
+	fragment := string(args)
+	if raw != "" {
+		fragment = raw
 	}
-	p.emit(chat.ToolCallDelta{Index: idx, Fragment: string(args)})
-	p.emit(chat.ToolCallDone{Index: idx, ID: fc.ID, Name: fc.Name, Arguments: args,
+	p.emit(chat.ToolCallDelta{Index: idx, Fragment: fragment})
+	p.emit(chat.ToolCallDone{Index: idx, ID: fc.ID, Name: fc.Name, Arguments: args, RawArguments: raw,
 		ProviderData: geminiData(pt.ThoughtSignature)})
 	return nil
 }
@@ -242,18 +246,6 @@ func (p *streamParser) closePartial() {
 	}
 	p.emit(chat.ToolCallDone{Index: pc.index, ID: pc.id, Name: pc.name, Arguments: args,
 		ProviderData: geminiData(pc.sig)})
-}
-
-// objectArgs returns a call's args as a JSON object, "{}" when absent.
-func objectArgs(raw json.RawMessage) (json.RawMessage, error) {
-	a := bytes.TrimSpace(raw)
-	if len(a) == 0 || bytes.Equal(a, []byte("null")) {
-		return json.RawMessage("{}"), nil
-	}
-	if a[0] != '{' {
-		return nil, streamErr(codeMalformedEvent, "function call arguments are not a JSON object", nil)
-	}
-	return a, nil
 }
 
 // end closes open blocks and decides how the stream finished.
