@@ -26,7 +26,10 @@ import (
 // properties and additionalProperties: false. The schema is the one
 // declared to this provider, after normalisation (backend/mcp schema.go),
 // which removes "null" from type lists: so a null value is never reported,
-// since the check cannot tell whether the server allows it. Deeper values,
+// since the check cannot tell whether the server allows it. For Gemini it
+// also narrows a list of types to the first; a value of another listed
+// type is then reported, which the model, shown the narrowed schema, can
+// follow. Deeper values,
 // formats and patterns are left to the server, which validates its own
 // input. A schema that cannot be read is not enforced.
 
