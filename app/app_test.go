@@ -240,6 +240,17 @@ func TestFormatError(t *testing.T) {
 	}
 }
 
+// TestToolCallDTOInvalidArguments: a call whose arguments were not a JSON
+// object shows the text the model sent, still as JSON.
+func TestToolCallDTOInvalidArguments(t *testing.T) {
+	t.Parallel()
+	msg := messageDTO(chat.Message{Role: chat.RoleAssistant, Parts: chat.Parts{chat.ToolCallPart{Call: chat.ToolCall{
+		ID: "c1", Name: "srv.add", Arguments: json.RawMessage(`{}`), InvalidArguments: `{"a": 1,`}}}})
+	if got, want := msg.Parts[0].Arguments, `{"INVALID_JSON":"{\"a\": 1,"}`; got != want {
+		t.Errorf("arguments = %s; want %s", got, want)
+	}
+}
+
 func TestKeychainStatus(t *testing.T) {
 	t.Parallel()
 	for _, tt := range []struct {

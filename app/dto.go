@@ -177,7 +177,9 @@ func messageDTO(m chat.Message) MessageDTO {
 		case chat.ReasoningPart:
 			dto.Text = p.Text
 		case chat.ToolCallPart:
-			dto.CallID, dto.Name, dto.Arguments = p.Call.ID, p.Call.Name, string(p.Call.Arguments)
+			// A call whose arguments were not a JSON object shows the text
+			// the model sent, as it is replayed to models.
+			dto.CallID, dto.Name, dto.Arguments = p.Call.ID, p.Call.Name, string(p.Call.ReplayArguments())
 			dto.Server, _, _ = strings.Cut(p.Call.Name, ".")
 		case chat.ToolResultPart:
 			r := toolResultDTO(p.Result)

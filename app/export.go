@@ -184,7 +184,7 @@ func exportMarkdown(s chat.Session, msgs []chat.Message) string {
 					fmt.Fprintf(&b, "\n<details>\n<summary>Reasoning</summary>\n\n%s\n\n</details>\n", strings.TrimRight(p.Text, "\n"))
 				}
 			case chat.ToolCallPart:
-				fmt.Fprintf(&b, "\n**Tool call:** `%s`\n\n%s", p.Call.Name, fence(prettyJSON(p.Call.Arguments)))
+				fmt.Fprintf(&b, "\n**Tool call:** `%s`\n\n%s", p.Call.Name, fence(prettyJSON(p.Call.ReplayArguments())))
 			case chat.ToolResultPart:
 				body, _ := json.MarshalIndent(envelope(p.Result), "", "  ")
 				fmt.Fprintf(&b, "\n**Tool result:** `%s`\n\n%s", p.Result.Name, fence(string(body)))
@@ -285,8 +285,8 @@ func exportJSON(s chat.Session, msgs []chat.Message) (string, error) {
 				ep.Text = p.Text
 			case chat.ToolCallPart:
 				ep.CallID, ep.Name = p.Call.ID, p.Call.Name
-				if json.Valid(p.Call.Arguments) {
-					ep.Arguments = p.Call.Arguments
+				if args := p.Call.ReplayArguments(); json.Valid(args) {
+					ep.Arguments = args
 				}
 			case chat.ToolResultPart:
 				e := envelope(p.Result)

@@ -1,6 +1,7 @@
 package agent
 
 import (
+	"bytes"
 	"encoding/json"
 	"maps"
 	"strings"
@@ -11,7 +12,10 @@ import (
 // assembler builds one attempt's assistant message from stream events and
 // forwards them to the sink as agent events. Tool calls get their canonical
 // id when they start (so the UI card keeps one id) and their canonical name
-// from the overlay. It is used by the run's goroutine only.
+// from the overlay. A call takes its place in the message when it starts,
+// so calls keep the order the provider output them even when their
+// arguments finish in another order (parallel calls whose deltas
+// interleave). It is used by the run's goroutine only.
 type assembler struct {
 	runID    string
 	provider string
@@ -20,8 +24,8 @@ type assembler struct {
 
 	parts   []*partBuf
 	open    *partBuf // the text or reasoning part deltas extend, if any
-	pending map[int]*pendingCall
-	calls   []callInfo // per tool call part, in order
+	pending map[int]*callBuf
+	calls   []callInfo // per complete tool call part, in message order
 	finish  *chat.Finish
 	changed bool // since the last snapshot
 }
@@ -30,13 +34,16 @@ type partBuf struct {
 	kind string // "text", "reasoning" or "tool_call"
 	text strings.Builder
 	pd   chat.ProviderData
-	call chat.ToolCall
+	call *callBuf // for "tool_call"
 }
 
-// pendingCall is a tool call whose arguments are still streaming.
-type pendingCall struct {
+// callBuf is a tool call part: pending while its arguments stream, then
+// done with the complete call.
+type callBuf struct {
 	id   string
 	info callInfo
+	done bool
+	call chat.ToolCall
 }
 
 // callInfo is what the overlay said about a called tool.
@@ -44,10 +51,13 @@ type callInfo struct {
 	ToolInfo
 	exposed string
 	known   bool
+	// schema is the input schema declared to the model, if the overlay
+	// declares the tool (it may resolve tools it does not declare).
+	schema json.RawMessage
 }
 
 func newAssembler(runID, provider string, ov Overlay, emit func(Event)) *assembler {
-	return &assembler{runID: runID, provider: provider, overlay: ov, emit: emit, pending: map[int]*pendingCall{}}
+	return &assembler{runID: runID, provider: provider, overlay: ov, emit: emit, pending: map[int]*callBuf{}}
 }
 
 func (a *assembler) add(ev chat.Event) {
@@ -83,12 +93,12 @@ func (a *assembler) add(ev chat.Event) {
 		a.open = nil
 		a.start(ev.Index, ev.Name)
 	case chat.ToolCallDelta:
-		pc := a.pending[ev.Index]
-		if pc == nil {
-			pc = a.start(ev.Index, "")
+		cb := a.pending[ev.Index]
+		if cb == nil {
+			cb = a.start(ev.Index, "")
 		}
 		if ev.Fragment != "" {
-			a.emit(ToolCallArgs{RunID: a.runID, CallID: pc.id, Fragment: ev.Fragment})
+			a.emit(ToolCallArgs{RunID: a.runID, CallID: cb.id, Fragment: ev.Fragment})
 		}
 	case chat.ToolCallDone:
 		a.open = nil
@@ -114,12 +124,15 @@ func (a *assembler) newPart(kind string) *partBuf {
 	return p
 }
 
-// start mints the canonical id of the call at stream index idx.
-func (a *assembler) start(idx int, exposed string) *pendingCall {
-	pc := &pendingCall{id: chat.NewID(), info: a.lookup(exposed)}
-	a.pending[idx] = pc
-	a.emit(ToolCallStarted{RunID: a.runID, CallID: pc.id, Name: pc.info.Canonical, Server: pc.info.Server})
-	return pc
+// start mints the canonical id of the call at stream index idx and gives
+// the call its place in the message.
+func (a *assembler) start(idx int, exposed string) *callBuf {
+	cb := &callBuf{id: chat.NewID(), info: a.lookup(exposed)}
+	a.pending[idx] = cb
+	a.newPart("tool_call").call = cb
+	a.open = nil
+	a.emit(ToolCallStarted{RunID: a.runID, CallID: cb.id, Name: cb.info.Canonical, Server: cb.info.Server})
+	return cb
 }
 
 func (a *assembler) lookup(exposed string) callInfo {
@@ -132,40 +145,67 @@ func (a *assembler) lookup(exposed string) callInfo {
 		// the call is answered with an "unknown tool" error.
 		ti = ToolInfo{Canonical: exposed}
 	}
-	return callInfo{ToolInfo: ti, exposed: exposed, known: ok}
+	ci := callInfo{ToolInfo: ti, exposed: exposed, known: ok}
+	for _, t := range a.overlay.Tools {
+		if t.Name == exposed {
+			ci.schema = t.InputSchema
+			break
+		}
+	}
+	return ci
 }
 
+// done completes the call at ev.Index in the place it started (at the end
+// if it never started).
 func (a *assembler) done(ev chat.ToolCallDone) {
-	pc := a.pending[ev.Index]
-	if pc == nil || pc.info.exposed == "" && ev.Name != "" {
-		id := ""
-		if pc != nil {
-			id = pc.id
-		}
-		pc = &pendingCall{id: id, info: a.lookup(ev.Name)}
-		if id == "" {
-			pc.id = chat.NewID()
-		}
-		a.emit(ToolCallStarted{RunID: a.runID, CallID: pc.id, Name: pc.info.Canonical, Server: pc.info.Server})
-	}
+	cb := a.pending[ev.Index]
 	delete(a.pending, ev.Index)
-	args := ev.Arguments
-	if len(args) == 0 {
-		args = json.RawMessage("{}")
+	switch {
+	case cb == nil:
+		cb = a.start(ev.Index, ev.Name)
+		delete(a.pending, ev.Index)
+	case cb.info.exposed == "" && ev.Name != "":
+		// Deltas came before the name: the card learns it now.
+		cb.info = a.lookup(ev.Name)
+		a.emit(ToolCallStarted{RunID: a.runID, CallID: cb.id, Name: cb.info.Canonical, Server: cb.info.Server})
 	}
-	call := chat.ToolCall{ID: pc.id, Name: pc.info.Canonical, Arguments: args, ProviderData: ev.ProviderData}
+	args, invalid := callArguments(ev)
+	cb.call = chat.ToolCall{ID: cb.id, Name: cb.info.Canonical, Arguments: args, InvalidArguments: invalid,
+		ProviderData: ev.ProviderData}
 	if ev.ID != "" {
-		call.ProviderIDs = map[string]string{a.provider: ev.ID}
+		cb.call.ProviderIDs = map[string]string{a.provider: ev.ID}
 	}
-	p := a.newPart("tool_call")
-	p.call = call
+	cb.done = true
 	a.open = nil
-	a.calls = append(a.calls, pc.info)
+	a.calls = a.calls[:0]
+	for _, p := range a.parts {
+		if p.call != nil && p.call.done {
+			a.calls = append(a.calls, p.call.info)
+		}
+	}
 	a.changed = true
 }
 
-// parts returns the message parts built so far. Calls whose arguments had
-// not finished streaming are left out.
+// callArguments returns a completed call's arguments as stored: a JSON
+// object, or "{}" and the text the model sent when that was not one (an
+// adapter says so in RawArguments; anything else that is not an object is
+// treated the same, so history always holds valid JSON).
+func callArguments(ev chat.ToolCallDone) (json.RawMessage, string) {
+	if ev.RawArguments != "" {
+		return json.RawMessage("{}"), ev.RawArguments
+	}
+	args := bytes.TrimSpace(ev.Arguments)
+	switch {
+	case len(args) == 0:
+		return json.RawMessage("{}"), ""
+	case args[0] != '{' || !json.Valid(args):
+		return json.RawMessage("{}"), string(ev.Arguments)
+	}
+	return ev.Arguments, ""
+}
+
+// message returns the message parts built so far. Calls whose arguments
+// had not finished streaming are left out.
 func (a *assembler) message() chat.Parts {
 	out := make(chat.Parts, 0, len(a.parts))
 	for _, p := range a.parts {
@@ -177,7 +217,9 @@ func (a *assembler) message() chat.Parts {
 		case "reasoning":
 			out = append(out, chat.ReasoningPart{Text: p.text.String(), ProviderData: p.pd})
 		case "tool_call":
-			out = append(out, chat.ToolCallPart{Call: p.call})
+			if p.call.done {
+				out = append(out, chat.ToolCallPart{Call: p.call.call})
+			}
 		}
 	}
 	return out

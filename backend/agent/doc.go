@@ -25,12 +25,17 @@
 //     checkpointed at most once per checkpoint interval (a second); tool
 //     calls get a canonical id (chat.NewID) and their canonical name from
 //     the overlay, and keep the provider's id in ProviderIDs.
-//  4. The reply is stored complete. Its tool calls are approved (read-only
-//     tools, "allow all" sessions and granted tools without asking; "deny
-//     all" denies the rest; otherwise the Approver decides) and run in
-//     parallel, each result stored as it arrives in the step's one tool
-//     message. Unknown tools, denials and panics become error results the
-//     model reads; only Stop and infrastructure failures end the turn.
+//  4. The reply is stored complete, its tool calls in the order the
+//     provider output them. A call whose arguments are not a JSON object
+//     or do not match the tool's declared input schema gets an error
+//     result saying what was wrong, with the schema, and is neither
+//     approved nor run (arguments.go); the model repairs it in its next
+//     step. The other calls are approved (read-only tools, "allow all"
+//     sessions and granted tools without asking; "deny all" denies the
+//     rest; otherwise the Approver decides) and run in parallel, each
+//     result stored as it arrives in the step's one tool message. Unknown
+//     tools, denials and panics become error results the model reads; only
+//     Stop and infrastructure failures end the turn.
 //
 // Failures: a 401 refreshes the credential once (Reauthorizer) and
 // retries; rate limits, overloads, 5xx and cut-off streams retry with

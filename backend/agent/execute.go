@@ -23,8 +23,9 @@ func errorResult(call chat.ToolCall, msg string) chat.ToolResult {
 
 func stoppedResult(call chat.ToolCall) chat.ToolResult { return errorResult(call, msgStopped) }
 
-// runTools answers the tool calls of a completed step: approvals first, in
-// call order, then the approved calls in parallel (at most a.parallel at a
+// runTools answers the tool calls of a completed step: calls with invalid
+// arguments get an error result at once, then approvals, in call order,
+// then the approved calls in parallel (at most a.parallel at a
 // time). Every call gets exactly one result, persisted as it arrives in the
 // step's one tool message (results in call order). It returns after every
 // call goroutine has exited.
@@ -46,6 +47,10 @@ func (r *run) runTools(ctx context.Context, at *attempt) error {
 	}
 	var runnable []int
 	for i, call := range calls {
+		if msg := r.checkArguments(ctx, call, at.asm.calls[i]); msg != "" {
+			rec.record(i, errorResult(call, msg), 0)
+			continue
+		}
 		run, msg, err := r.approve(ctx, sess, grants, call, at.asm.calls[i])
 		if err != nil {
 			if ctx.Err() != nil {
@@ -81,6 +86,21 @@ func (r *run) keep(rec *recorder) {
 		rec.kept = true
 		r.history = append(r.history, rec.msg)
 	}
+}
+
+// checkArguments returns the error result text for a known tool's call
+// whose arguments cannot run (arguments.go), or "". Such a call is
+// answered without asking for approval: there is nothing to approve.
+func (r *run) checkArguments(ctx context.Context, call chat.ToolCall, info callInfo) string {
+	if !info.known {
+		return "" // answered as an unknown tool
+	}
+	msg := checkArguments(call, info.schema)
+	if msg != "" {
+		r.a.log.InfoContext(ctx, "agent: tool call with invalid arguments answered without running",
+			"session", r.in.SessionID, "tool", call.Name, "unparseable", call.InvalidArguments != "")
+	}
+	return msg
 }
 
 // approve applies the session's policy to one call: it runs, or msg says

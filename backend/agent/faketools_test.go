@@ -17,7 +17,9 @@ const objectSchema = `{"type":"object","properties":{"x":{"type":"integer"}}}`
 // echoes the arguments back as data.
 type fakeTool struct {
 	readOnly bool
-	fn       func(ctx context.Context, args json.RawMessage, report func(agent.ToolUpdate)) chat.ToolResult
+	// schema is the declared input schema; "" means objectSchema.
+	schema string
+	fn     func(ctx context.Context, args json.RawMessage, report func(agent.ToolUpdate)) chat.ToolResult
 }
 
 // fakeTools is an in-memory tool table with a revision, standing in for the
@@ -74,8 +76,12 @@ func (f *fakeTools) Overlay(_ context.Context, _, _ string, _ []string) (agent.O
 	info := map[string]agent.ToolInfo{}
 	for _, n := range names {
 		e := exposed(n)
+		schema := f.tools[n].schema
+		if schema == "" {
+			schema = objectSchema
+		}
 		ov.Tools = append(ov.Tools, chat.Tool{Name: e, Canonical: n, Description: "test tool " + n + " (via srv)",
-			InputSchema: json.RawMessage(objectSchema)})
+			InputSchema: json.RawMessage(schema)})
 		ov.Names[n] = e
 		server, _, _ := strings.Cut(n, ".")
 		info[e] = agent.ToolInfo{Canonical: n, Server: server, ReadOnly: f.tools[n].readOnly}

@@ -6,6 +6,7 @@ import (
 	"math/rand/v2"
 	"reflect"
 	"slices"
+	"strings"
 	"testing"
 
 	"maestro/backend/chat"
@@ -224,5 +225,45 @@ func TestAssembler(t *testing.T) {
 	}
 	if len(started) != 3 || started[1].CallID != c.ID || started[1].Name != "srv.echo" {
 		t.Errorf("ToolCallStarted events %+v, want the canonical id and name once known", started)
+	}
+}
+
+// TestAssemblerOutputOrder: a call keeps the place it started in, among
+// text and other calls, when calls complete in another order; a call
+// still streaming is left out of the message.
+func TestAssemblerOutputOrder(t *testing.T) {
+	t.Parallel()
+	ov := Overlay{Tools: []chat.Tool{{Name: "srv__echo", Canonical: "srv.echo"}}}
+	a := newAssembler("run", "openai", ov, func(Event) {})
+	for _, ev := range []chat.Event{
+		chat.TextDelta{Text: "a"},
+		chat.ToolCallStart{Index: 0, ID: "c0", Name: "srv__echo"},
+		chat.ToolCallStart{Index: 1, ID: "c1", Name: "srv__echo"},
+		chat.ToolCallStart{Index: 2, ID: "c2", Name: "srv__echo"},
+		chat.ToolCallDone{Index: 2, ID: "c2", Name: "srv__echo", Arguments: json.RawMessage(`{"n":2}`)},
+		chat.TextDelta{Text: "b"},
+		chat.ToolCallDone{Index: 0, ID: "c0", Name: "srv__echo", Arguments: json.RawMessage(`{"n":0}`)},
+	} {
+		a.add(ev)
+	}
+	var got []string
+	for _, p := range a.message() {
+		switch p := p.(type) {
+		case chat.TextPart:
+			got = append(got, p.Text)
+		case chat.ToolCallPart:
+			got = append(got, p.Call.ProviderIDs["openai"])
+		}
+	}
+	if want := "a c0 c2 b"; strings.Join(got, " ") != want {
+		t.Errorf("parts %v; want %s (c1 still streaming)", got, want)
+	}
+	a.add(chat.ToolCallDone{Index: 1, ID: "c1", Name: "srv__echo", Arguments: json.RawMessage(`{"n":1}`)})
+	var ids []string
+	for _, c := range (chat.Message{Parts: a.message()}).ToolCalls() {
+		ids = append(ids, c.ProviderIDs["openai"])
+	}
+	if strings.Join(ids, " ") != "c0 c1 c2" || len(a.calls) != 3 {
+		t.Errorf("calls %v (%d infos); want c0 c1 c2", ids, len(a.calls))
 	}
 }

@@ -149,7 +149,7 @@ type login struct {
 	manual       string // the paste flow's redirect URI, "" if none
 	cancel       context.CancelCauseFunc
 	arrivals     chan arrival
-	ended        chan struct{} // closed after the terminal update: no more arrivals
+	ended        chan struct{} // closed once the outcome is known: no more arrivals
 	done         chan struct{} // closed once the listener is shut and the login forgotten
 }
 
@@ -340,51 +340,54 @@ func listenError(f flow, host string, ports []int, err error) error {
 }
 
 // run waits for the login's one arrival (or its end) and reports the
-// outcome. It owns the callback server and closes it last.
+// outcome. It owns the callback server and closes it before the terminal
+// update, as the package doc promises: whoever sees the update can rely on
+// the listener being gone.
 func (m *Manager) run(ctx context.Context, l *login, cb *callbackServer) {
 	defer m.wg.Done()
-	defer func() {
-		// In this order: a handler waiting to deliver gives up (ended),
-		// so the listener can shut without waiting for it; only then is
-		// the login gone for CancelLogin's waiters (done).
-		close(l.ended)
-		cb.close()
-		l.cancel(nil)
-		m.mu.Lock()
-		delete(m.logins, l.id)
-		m.mu.Unlock()
-		close(l.done)
-	}()
 	m.update(ctx, l, LoginWaiting, nil, nil)
+	st, acct, err := m.wait(ctx, l)
+	// In this order: a handler waiting to deliver gives up (ended), so the
+	// listener can shut without waiting for it (a handler that delivered
+	// has its reply and finishes its page first); then the terminal
+	// update; only then is the login gone for CancelLogin's waiters (done).
+	close(l.ended)
+	cb.close()
+	l.cancel(nil)
+	m.update(ctx, l, st, err, acct)
+	m.mu.Lock()
+	delete(m.logins, l.id)
+	m.mu.Unlock()
+	close(l.done)
+}
+
+// wait returns the login's outcome: its arrival exchanged (the arrival
+// answered), or why its context ended.
+func (m *Manager) wait(ctx context.Context, l *login) (LoginStatus, *Account, error) {
+	var err error
 	select {
 	case a := <-l.arrivals:
 		if a.err != nil {
 			a.reply <- a.err
-			m.update(ctx, l, LoginFailed, a.err, nil)
-			return
+			return LoginFailed, nil, a.err
 		}
 		m.update(ctx, l, LoginExchanging, nil, nil)
-		acct, err := m.complete(ctx, l, a)
+		var acct *Account
+		acct, err = m.complete(ctx, l, a)
 		if err != nil && ctx.Err() != nil {
 			err = m.endedError(ctx, l)
 		}
 		a.reply <- err
-		switch {
-		case err == nil:
-			m.update(ctx, l, LoginSignedIn, nil, acct)
-		case errors.Is(err, chat.ErrCanceled):
-			m.update(ctx, l, LoginCanceled, err, nil)
-		default:
-			m.update(ctx, l, LoginFailed, err, nil)
+		if err == nil {
+			return LoginSignedIn, acct, nil
 		}
 	case <-ctx.Done():
-		err := m.endedError(ctx, l)
-		if errors.Is(err, chat.ErrCanceled) {
-			m.update(ctx, l, LoginCanceled, err, nil)
-		} else {
-			m.update(ctx, l, LoginFailed, err, nil)
-		}
+		err = m.endedError(ctx, l)
 	}
+	if errors.Is(err, chat.ErrCanceled) {
+		return LoginCanceled, nil, err
+	}
+	return LoginFailed, nil, err
 }
 
 // endedError puts the reason a login's context ended into words.

@@ -35,13 +35,23 @@ type ToolCallDelta struct {
 	Fragment string
 }
 
-// ToolCallDone is a complete tool call, as the provider named it. Arguments
-// is always a JSON object ("{}" when the model sent nothing).
+// ToolCallDone is a complete tool call, as the provider named it. Index is
+// the call's place among the response's calls in the order the provider
+// output them (the order of their ToolCallStart), whatever order they
+// complete in. Arguments is always a JSON object ("{}" when the model sent
+// nothing).
+//
+// A model can get a call wrong: arguments that are not JSON (cut off, or
+// simply malformed) or another JSON value than an object. That is the
+// model's mistake, not a broken stream: the call is still done, with
+// Arguments "{}" and RawArguments holding the text as the model wrote it,
+// so the agent can answer it with an error result the model can act on.
 type ToolCallDone struct {
 	Index        int
 	ID           string
 	Name         string
 	Arguments    json.RawMessage
+	RawArguments string
 	ProviderData ProviderData
 }
 

@@ -132,10 +132,33 @@ type ToolCall struct {
 	Name string `json:"name"`
 	// Arguments is the JSON object the model produced.
 	Arguments json.RawMessage `json:"arguments,omitempty"`
+	// InvalidArguments is set when what the model produced was not a JSON
+	// object (ToolCallDone.RawArguments): the text as it came, with
+	// Arguments "{}". Such a call is never run; its result says why.
+	InvalidArguments string `json:"invalidArguments,omitempty"`
 	// ProviderIDs maps provider → the id that provider gave the call
 	// (toolu_…, call_…, or a Gemini id). A provider that gave none is absent.
 	ProviderIDs  map[string]string `json:"providerIds,omitempty"`
 	ProviderData ProviderData      `json:"providerData,omitempty"`
+}
+
+// InvalidArgumentsKey names the member under which ReplayArguments puts a
+// call's invalid arguments text.
+const InvalidArgumentsKey = "INVALID_JSON"
+
+// ReplayArguments is the JSON object to send back to a model for this call
+// in history: Arguments, or, for a call whose arguments were not a JSON
+// object, {"INVALID_JSON": "<the text>"}. Every provider takes that (a
+// tool_use input and a functionCall args must be objects, and OpenAI's
+// arguments string is best kept JSON), and the model sees what it sent
+// next to the error result (docs/providers/anthropic.md §Broken tool-call
+// arguments).
+func (c ToolCall) ReplayArguments() json.RawMessage {
+	if c.InvalidArguments == "" {
+		return c.Arguments
+	}
+	b, _ := json.Marshal(map[string]string{InvalidArgumentsKey: c.InvalidArguments}) // a string map: cannot fail
+	return b
 }
 
 // Attachment is a non-text item of a tool result or a message: an image,

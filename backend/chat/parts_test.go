@@ -136,3 +136,21 @@ func TestNewIDSortsByCreation(t *testing.T) {
 		prev = id
 	}
 }
+
+func TestReplayArguments(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		call chat.ToolCall
+		want string
+	}{
+		{chat.ToolCall{Arguments: json.RawMessage(`{"a":1}`)}, `{"a":1}`},
+		{chat.ToolCall{Arguments: json.RawMessage(`{}`), InvalidArguments: `{"a": <1>`}, `{"INVALID_JSON":"{\"a\": \u003c1\u003e"}`},
+		{chat.ToolCall{Arguments: json.RawMessage(`{}`), InvalidArguments: "[1]\n"}, `{"INVALID_JSON":"[1]\n"}`},
+	}
+	for _, tt := range tests {
+		got := tt.call.ReplayArguments()
+		if string(got) != tt.want || !json.Valid(got) {
+			t.Errorf("ReplayArguments(%+v) = %s; want %s", tt.call, got, tt.want)
+		}
+	}
+}

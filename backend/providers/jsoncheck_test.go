@@ -93,3 +93,26 @@ func checkCompactJSON(t *testing.T, b []byte, escapeHTML bool) {
 		t.Errorf("IsCompactJSON(%q, %v) = true, but encoding/json gives %q, %v", b, escapeHTML, got, err)
 	}
 }
+
+func TestToolArguments(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		in, args, raw string
+	}{
+		{"", "{}", ""},
+		{" null ", "{}", ""},
+		{`{"a":1}`, `{"a":1}`, ""},
+		{" {\"a\": [1, 2]}\n", `{"a": [1, 2]}`, ""},
+		{`{"a":1`, "{}", `{"a":1`},
+		{`{"a":1}}`, "{}", `{"a":1}}`},
+		{`[1,2]`, "{}", `[1,2]`},
+		{`"text"`, "{}", `"text"`},
+		{`not json`, "{}", `not json`},
+	}
+	for _, tt := range tests {
+		args, raw := ToolArguments([]byte(tt.in))
+		if string(args) != tt.args || raw != tt.raw {
+			t.Errorf("ToolArguments(%q) = %s, %q; want %s, %q", tt.in, args, raw, tt.args, tt.raw)
+		}
+	}
+}

@@ -3,7 +3,9 @@
 // The file lives in os.UserConfigDir()/Maestro/maestro.db, or in
 // $MAESTRO_DATA_DIR when that is set (tests use a temporary folder). It is
 // opened with a timeout, so a second process on the same file gets a clear
-// "in use" error instead of hanging.
+// "in use" error instead of hanging. Only the owner can reach either: the
+// folder is 0700 and the file 0600, and Open tightens an existing folder or
+// file that is looser.
 //
 // Schema (bucket keys are the package variables below):
 //

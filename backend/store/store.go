@@ -64,11 +64,25 @@ type Options struct {
 	NoSync bool
 }
 
+// Data folder and file permissions: the file holds every conversation, so
+// only its owner may read it.
+const (
+	dirPerm  os.FileMode = 0o700
+	filePerm os.FileMode = 0o600
+)
+
 // Open opens or creates dir/maestro.db and runs pending migrations.
-// It never overwrites a file it does not recognise.
+// It never overwrites a file it does not recognise. An existing folder or
+// file that group or others can reach is restricted to dirPerm and
+// filePerm: MkdirAll and bolt.Open apply those modes only to what they
+// create, and a folder made by an older version, a permissive umask or a
+// restored backup keeps whatever it had.
 func Open(ctx context.Context, dir string, opts Options) (*Store, error) {
-	if err := os.MkdirAll(dir, 0o700); err != nil {
+	if err := os.MkdirAll(dir, dirPerm); err != nil {
 		return nil, chat.E(chat.ErrUnavailable, "cannot create the data folder %s: %w", dir, err)
+	}
+	if err := restrict(dir, dirPerm); err != nil {
+		return nil, chat.E(chat.ErrUnavailable, "cannot restrict the data folder %s to its owner: %w", dir, err)
 	}
 	path := filepath.Join(dir, FileName)
 	if opts.Timeout <= 0 {
@@ -77,7 +91,7 @@ func Open(ctx context.Context, dir string, opts Options) (*Store, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	db, err := bolt.Open(path, 0o600, &bolt.Options{Timeout: opts.Timeout, NoSync: opts.NoSync})
+	db, err := bolt.Open(path, filePerm, &bolt.Options{Timeout: opts.Timeout, NoSync: opts.NoSync})
 	if err != nil {
 		return nil, openError(path, err)
 	}
@@ -86,7 +100,27 @@ func Open(ctx context.Context, dir string, opts Options) (*Store, error) {
 		_ = db.Close()
 		return nil, err
 	}
+	// Only once the file is known to be ours: a foreign file is left as it
+	// was found.
+	if err := restrict(path, filePerm); err != nil {
+		_ = db.Close()
+		return nil, chat.E(chat.ErrUnavailable, "cannot restrict the data file %s to its owner: %w", path, err)
+	}
 	return s, nil
+}
+
+// restrict clears the permission bits of path that perm does not grant,
+// keeping narrower modes as they are. On Windows, where Go maps modes onto
+// the read-only attribute alone, it changes nothing that matters.
+func restrict(path string, perm os.FileMode) error {
+	fi, err := os.Stat(path)
+	if err != nil {
+		return err
+	}
+	if fi.Mode().Perm()&^perm == 0 {
+		return nil
+	}
+	return os.Chmod(path, fi.Mode().Perm()&perm)
 }
 
 func openError(path string, err error) error {

@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"runtime"
 	"strings"
 	"testing"
 	"time"
@@ -485,4 +486,70 @@ func TestDataDir(t *testing.T) {
 	if want := filepath.Join(dir, "Maestro"); err != nil || got != want {
 		t.Errorf("DataDir() without override = %q, %v; want %q", got, err, want)
 	}
+}
+
+// TestOpenTightensPermissions: a data folder or file that others can read
+// (made by an older version, a restored backup or a permissive umask) is
+// restricted to its owner on open.
+func TestOpenTightensPermissions(t *testing.T) {
+	t.Parallel()
+	if runtime.GOOS == "windows" {
+		t.Skip("Unix permission bits")
+	}
+	tests := []struct {
+		name              string
+		dirMode, fileMode os.FileMode // fileMode 0: no file before Open
+	}{
+		{"loose folder, new file", 0o755, 0},
+		{"loose folder and file", 0o755, 0o644},
+		{"world-writable folder and file", 0o777, 0o666},
+		{"tight already", 0o700, 0o600},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			dir := filepath.Join(t.TempDir(), "Maestro")
+			if tt.fileMode != 0 {
+				s, err := Open(t.Context(), dir, Options{})
+				if err != nil {
+					t.Fatal(err)
+				}
+				if err := s.Close(); err != nil {
+					t.Fatal(err)
+				}
+				chmod(t, filepath.Join(dir, FileName), tt.fileMode)
+			} else if err := os.Mkdir(dir, 0o700); err != nil {
+				t.Fatal(err)
+			}
+			chmod(t, dir, tt.dirMode)
+			s, err := Open(t.Context(), dir, Options{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer s.Close()
+			if got := mode(t, dir); got != 0o700 {
+				t.Errorf("folder mode = %#o; want 0700", got)
+			}
+			if got := mode(t, filepath.Join(dir, FileName)); got != 0o600 {
+				t.Errorf("%s mode = %#o; want 0600", FileName, got)
+			}
+		})
+	}
+}
+
+func chmod(t *testing.T, path string, m os.FileMode) {
+	t.Helper()
+	// Chmod, not the create mode, which the umask would narrow.
+	if err := os.Chmod(path, m); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func mode(t *testing.T, path string) os.FileMode {
+	t.Helper()
+	fi, err := os.Stat(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return fi.Mode().Perm()
 }

@@ -139,9 +139,11 @@ func (r *renderer) thinking(p chat.ReasoningPart) (block any, ok bool) {
 	return thinkingBlock{Type: "thinking", Thinking: text, Signature: st.Signature}, true
 }
 
-// arguments returns the call's arguments if they are a JSON object, else {}.
+// arguments returns the call's arguments if they are a JSON object, else {};
+// invalid arguments the model sent are replayed wrapped as
+// {"INVALID_JSON": "…"} (chat.ToolCall.ReplayArguments).
 func (r *renderer) arguments(c chat.ToolCall) json.RawMessage {
-	args := bytes.TrimSpace(c.Arguments)
+	args := bytes.TrimSpace(c.ReplayArguments())
 	if len(args) == 0 {
 		return json.RawMessage("{}")
 	}

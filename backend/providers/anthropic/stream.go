@@ -298,11 +298,8 @@ func (p *parser) blockStop(ev *wireEvent) error {
 	delete(p.blocks, ev.Index)
 	switch st.kind {
 	case blockToolUse:
-		args, err := callArguments(st)
-		if err != nil {
-			return err
-		}
-		p.out = append(p.out, chat.ToolCallDone{Index: st.call, ID: st.id, Name: st.name, Arguments: args})
+		args, raw := callArguments(st)
+		p.out = append(p.out, chat.ToolCallDone{Index: st.call, ID: st.id, Name: st.name, Arguments: args, RawArguments: raw})
 	case blockThinking:
 		text := st.thinking.String()
 		p.out = append(p.out, reasoningDone(thinkingState{Signature: st.signature.String(), Thinking: &text}))
@@ -314,19 +311,15 @@ func (p *parser) blockStop(ev *wireEvent) error {
 
 // callArguments is the complete input of a tool_use block: the streamed
 // JSON, else the start block's input, else {} (a call with no arguments
-// may get only an empty delta).
-func callArguments(st *blockState) (json.RawMessage, error) {
+// may get only an empty delta). Streamed JSON that is not an object is the
+// model's mistake, not a broken stream: it comes back as {} and the text
+// (docs/providers/anthropic.md §Broken tool-call arguments).
+func callArguments(st *blockState) (json.RawMessage, string) {
 	args := bytes.TrimSpace(st.args)
 	if len(args) == 0 {
 		args = bytes.TrimSpace(st.initial)
 	}
-	if len(args) == 0 || bytes.Equal(args, []byte("null")) {
-		return json.RawMessage("{}"), nil
-	}
-	if args[0] != '{' || !json.Valid(args) {
-		return nil, grammarError("tool call %s (%s): arguments are not a JSON object", st.id, st.name)
-	}
-	return json.RawMessage(args), nil
+	return providers.ToolArguments(args)
 }
 
 func reasoningDone(st thinkingState) chat.ReasoningDone {

@@ -7,6 +7,7 @@
 package fake
 
 import (
+	"bytes"
 	"encoding/json"
 	"net/http"
 	"strings"
@@ -33,14 +34,44 @@ type Reply struct {
 	ChunkRunes int `json:"chunkRunes,omitempty"`
 	// DelayMS pauses between events, to keep a stream open for a while.
 	DelayMS int `json:"delayMs,omitempty"`
+	// Interleave streams parallel tool calls the way a multiplexed stream
+	// may: every call opens first (in output order), their argument
+	// deltas alternate, and they complete last first. OpenAI (output_index)
+	// and Anthropic (content block index) key every event by its item, so
+	// their wire formats allow it [not observed]; a client must keep the
+	// calls in output order whatever order they complete in. Gemini sends
+	// each call whole in one part and ignores it.
+	Interleave bool `json:"interleave,omitempty"`
 }
 
 // ToolCall is a scripted tool call. Name is the exposed name the model
 // "chooses"; Args is split into Fragments argument deltas (default 3).
 type ToolCall struct {
-	Name      string          `json:"name"`
-	Args      json.RawMessage `json:"args"`
-	Fragments int             `json:"fragments,omitempty"`
+	Name string          `json:"name"`
+	Args json.RawMessage `json:"args"`
+	// RawArgs, when set, replaces Args and is sent verbatim, the way a
+	// model gets a call wrong: broken JSON (`{"x": 1`), another JSON value
+	// than an object, or an object that does not match the tool's schema.
+	// OpenAI and Anthropic stream it as their argument deltas. Gemini's
+	// args is a Struct, so the service sends an object as it is and ends
+	// the turn with MALFORMED_FUNCTION_CALL (and no call) for anything
+	// else.
+	RawArgs   string `json:"rawArgs,omitempty"`
+	Fragments int    `json:"fragments,omitempty"`
+}
+
+// ArgsText is the call's arguments as the model writes them: RawArgs
+// verbatim if set, else Args compacted, "" when Args is absent, null or
+// not JSON.
+func (tc ToolCall) ArgsText() string {
+	if tc.RawArgs != "" {
+		return tc.RawArgs
+	}
+	var buf bytes.Buffer
+	if len(bytes.TrimSpace(tc.Args)) == 0 || json.Compact(&buf, tc.Args) != nil || buf.String() == "null" {
+		return ""
+	}
+	return buf.String()
 }
 
 // Recorded is one request the fake received, with how it answered.

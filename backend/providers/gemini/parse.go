@@ -119,14 +119,12 @@ func (p *streamParser) feed(data []byte) error {
 		}
 	}
 	if u := resp.UsageMetadata; u != nil {
-		// usageMetadata is cumulative; the last one wins. promptTokenCount
+		// usageMetadata is cumulative, but a chunk carries only the counts
+		// known so far: the latest value of each count wins, and a count a
+		// chunk leaves out keeps its earlier value (a usage-only last chunk
+		// without thoughtsTokenCount does not reset it). promptTokenCount
 		// includes the cached tokens, candidatesTokenCount excludes thoughts.
-		p.usage = chat.Usage{
-			InputTokens:     u.PromptTokenCount,
-			OutputTokens:    u.CandidatesTokenCount,
-			ReasoningTokens: u.ThoughtsTokenCount,
-			CacheReadTokens: u.CachedContentTokenCount,
-		}
+		u.mergeInto(&p.usage)
 	}
 	if pf := resp.PromptFeedback; pf != nil && pf.BlockReason != "" {
 		p.blocked = pf
@@ -222,12 +220,16 @@ func (p *streamParser) call(pt *respPart) error {
 		}
 		return nil
 	}
-	args, err := objectArgs(fc.Args)
-	if err != nil {
-		return err
+	// args is a Struct, so anything but an object breaks the wire format;
+	// it is still the call the model made, answered with an error result
+	// rather than a retry of the request.
+	args, raw := providers.ToolArguments(fc.Args)
+	fragment := string(args)
+	if raw != "" {
+		fragment = raw
 	}
-	p.emit(chat.ToolCallDelta{Index: idx, Fragment: string(args)})
-	p.emit(chat.ToolCallDone{Index: idx, ID: fc.ID, Name: fc.Name, Arguments: args,
+	p.emit(chat.ToolCallDelta{Index: idx, Fragment: fragment})
+	p.emit(chat.ToolCallDone{Index: idx, ID: fc.ID, Name: fc.Name, Arguments: args, RawArguments: raw,
 		ProviderData: geminiData(pt.ThoughtSignature)})
 	return nil
 }
@@ -244,18 +246,6 @@ func (p *streamParser) closePartial() {
 	}
 	p.emit(chat.ToolCallDone{Index: pc.index, ID: pc.id, Name: pc.name, Arguments: args,
 		ProviderData: geminiData(pc.sig)})
-}
-
-// objectArgs returns a call's args as a JSON object, "{}" when absent.
-func objectArgs(raw json.RawMessage) (json.RawMessage, error) {
-	a := bytes.TrimSpace(raw)
-	if len(a) == 0 || bytes.Equal(a, []byte("null")) {
-		return json.RawMessage("{}"), nil
-	}
-	if a[0] != '{' {
-		return nil, streamErr(codeMalformedEvent, "function call arguments are not a JSON object", nil)
-	}
-	return a, nil
 }
 
 // end closes open blocks and decides how the stream finished.
@@ -300,6 +290,29 @@ func (p *streamParser) end() (chat.Event, error) {
 		reason = strings.ToLower(p.finish)
 	}
 	return chat.Finish{Reason: reason, Usage: p.usage, ResponseID: p.responseID}, nil
+}
+
+// mergeInto updates u with the counts this chunk carries; the others keep
+// their earlier values.
+func (m *usageMetadata) mergeInto(u *chat.Usage) {
+	for _, f := range []struct {
+		src *int64
+		dst *int64
+	}{
+		{m.PromptTokenCount, &u.InputTokens},
+		{m.CandidatesTokenCount, &u.OutputTokens},
+		{m.ThoughtsTokenCount, &u.ReasoningTokens},
+		{m.CachedContentTokenCount, &u.CacheReadTokens},
+	} {
+		if f.src != nil {
+			*f.dst = *f.src
+		}
+	}
+}
+
+type promptFeedback struct {
+	BlockReason        string `json:"blockReason"`
+	BlockReasonMessage string `json:"blockReasonMessage"`
 }
 
 func orDefault(s, def string) string {

@@ -222,8 +222,26 @@ func TestParseHandWritten(t *testing.T) {
 			wantKind: providers.KindInvalidRequest, wantCode: "PROHIBITED_CONTENT"},
 		{name: "LF delimiters and comments", stream: []byte(": keepalive\n\ndata: " + ca(cand(`{"text":"x"}`, "STOP")) + "\n\n"),
 			want: []chat.Event{chat.TextDelta{Text: "x"}, chat.Finish{Reason: "stop", ResponseID: "t1"}}},
+		// usageMetadata is cumulative and each chunk carries only the counts
+		// known so far: a count a later chunk leaves out keeps its earlier
+		// value (the fixtures never lower one).
+		{name: "usage-only last chunk without thoughts", stream: sse(
+			ca(`{"candidates":[{"content":{"role":"model","parts":[{"text":"Hi"}]},"index":0}],"usageMetadata":{"promptTokenCount":10,"candidatesTokenCount":1,"thoughtsTokenCount":40}}`),
+			ca(`{"candidates":[{"content":{"role":"model","parts":[{"text":"!"}]},"finishReason":"STOP","index":0}],"usageMetadata":{"promptTokenCount":10,"candidatesTokenCount":2,"thoughtsTokenCount":40}}`),
+			ca(`{"usageMetadata":{"promptTokenCount":12,"candidatesTokenCount":2,"cachedContentTokenCount":4}}`)),
+			want: []chat.Event{chat.TextDelta{Text: "Hi"}, chat.TextDelta{Text: "!"},
+				chat.Finish{Reason: "stop", Usage: chat.Usage{InputTokens: 12, OutputTokens: 2, ReasoningTokens: 40, CacheReadTokens: 4}, ResponseID: "t1"}}},
+		{name: "usage without counts (Vertex trafficType) keeps them", stream: sse(
+			ca(`{"candidates":[{"content":{"role":"model","parts":[{"text":"Hi"}]},"finishReason":"STOP","index":0}],"usageMetadata":{"promptTokenCount":7,"candidatesTokenCount":1,"thoughtsTokenCount":3}}`),
+			ca(`{"usageMetadata":{"trafficType":"ON_DEMAND"}}`)),
+			want: []chat.Event{chat.TextDelta{Text: "Hi"},
+				chat.Finish{Reason: "stop", Usage: chat.Usage{InputTokens: 7, OutputTokens: 1, ReasoningTokens: 3}, ResponseID: "t1"}}},
+		// args is a Struct, so this breaks the wire format; it is still the
+		// call the model made, answered with an error result.
 		{name: "arguments not an object", stream: sse(ca(cand(`{"functionCall":{"name":"a","args":[1]}}`, "STOP"))),
-			want: []chat.Event{chat.ToolCallStart{Index: 0, Name: "a"}}, wantKind: providers.KindStream, wantCode: codeMalformedEvent},
+			want: []chat.Event{chat.ToolCallStart{Index: 0, Name: "a"}, chat.ToolCallDelta{Index: 0, Fragment: "[1]"},
+				chat.ToolCallDone{Index: 0, Name: "a", Arguments: raw("{}"), RawArguments: "[1]"},
+				chat.Finish{Reason: "tool_calls", ResponseID: "t1"}}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

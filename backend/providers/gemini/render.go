@@ -195,9 +195,11 @@ func signature(pd chat.ProviderData) string {
 }
 
 // args returns a call's arguments as a JSON object; FunctionCall.args is a
-// Struct, so anything else would be rejected.
+// Struct, so anything else would be rejected. Invalid arguments a model
+// sent are replayed wrapped as {"INVALID_JSON": "…"}
+// (chat.ToolCall.ReplayArguments).
 func (r *renderer) args(call chat.ToolCall) json.RawMessage {
-	a := bytes.TrimSpace(call.Arguments)
+	a := bytes.TrimSpace(call.ReplayArguments())
 	if len(a) == 0 || bytes.Equal(a, []byte("null")) {
 		return json.RawMessage("{}")
 	}

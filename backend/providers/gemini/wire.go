@@ -172,16 +172,14 @@ type partialArg struct {
 	WillContinue bool            `json:"willContinue"`
 }
 
+// usageMetadata counts are pointers: a chunk leaves out the counts it does
+// not know (or that are zero, as proto3 JSON omits zeros), which is not
+// the same as a count of zero (docs/providers/gemini.md §Usage).
 type usageMetadata struct {
-	PromptTokenCount        int64 `json:"promptTokenCount"`
-	CandidatesTokenCount    int64 `json:"candidatesTokenCount"`
-	ThoughtsTokenCount      int64 `json:"thoughtsTokenCount"`
-	CachedContentTokenCount int64 `json:"cachedContentTokenCount"`
-}
-
-type promptFeedback struct {
-	BlockReason        string `json:"blockReason"`
-	BlockReasonMessage string `json:"blockReasonMessage"`
+	PromptTokenCount        *int64 `json:"promptTokenCount"`
+	CandidatesTokenCount    *int64 `json:"candidatesTokenCount"`
+	ThoughtsTokenCount      *int64 `json:"thoughtsTokenCount"`
+	CachedContentTokenCount *int64 `json:"cachedContentTokenCount"`
 }
 
 // googleError is the "error" member of a Google API error body.

@@ -51,7 +51,8 @@ func FuzzParseStream(f *testing.F) {
 				t.Fatalf("event %#v after Finish", ev)
 			}
 			if d, ok := ev.(chat.ToolCallDone); ok {
-				if done[d.Index] || len(d.Arguments) == 0 || d.Arguments[0] != '{' || !json.Valid(d.Arguments) {
+				if done[d.Index] || len(d.Arguments) == 0 || d.Arguments[0] != '{' || !json.Valid(d.Arguments) ||
+					d.RawArguments != "" && string(d.Arguments) != "{}" {
 					t.Fatalf("bad ToolCallDone %#v (done before: %v)", d, done[d.Index])
 				}
 				done[d.Index] = true

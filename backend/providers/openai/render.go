@@ -364,15 +364,18 @@ func (r *renderer) assistant(items []any, m chat.Message) []any {
 	return items
 }
 
-// arguments is the call's JSON arguments as compact text ("{}" when none).
+// arguments is the call's JSON arguments as compact text ("{}" when none);
+// invalid arguments the model sent are replayed wrapped as
+// {"INVALID_JSON": "…"} (chat.ToolCall.ReplayArguments).
 func (r *renderer) arguments(c chat.ToolCall) string {
-	if len(c.Arguments) == 0 || string(c.Arguments) == "null" {
+	args := c.ReplayArguments()
+	if len(args) == 0 || string(args) == "null" {
 		return "{}"
 	}
-	b, err := marshal(c.Arguments)
+	b, err := marshal(args)
 	if err != nil {
 		r.warnf("tool call %s: arguments are not valid JSON; sent as is", c.ID)
-		return string(c.Arguments)
+		return string(args)
 	}
 	return string(b)
 }

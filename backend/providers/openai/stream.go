@@ -295,20 +295,17 @@ func (p *parser) callDone(it *wireItem) error {
 	if c.done {
 		return streamError(fmt.Sprintf("output %d completed twice", p.ev.OutputIndex), nil)
 	}
-	args := strings.TrimSpace(it.Arguments)
-	if args == "" {
-		args = "{}"
-	}
-	if args[0] != '{' || !json.Valid([]byte(args)) {
-		return streamError("function_call "+it.CallID+" arguments are not a JSON object", nil)
-	}
 	c.done = true
 	if p.callsDone == nil {
 		p.callsDone = make(map[string]bool)
 	}
 	p.callsDone[it.CallID] = true
+	// Arguments that are not a JSON object are the model's mistake: the
+	// call is still done, carrying the text (docs/providers/openai.md
+	// §Stream events).
+	args, raw := providers.ToolArguments([]byte(it.Arguments))
 	p.out = append(p.out, chat.ToolCallDone{Index: c.index, ID: it.CallID, Name: it.Name,
-		Arguments: json.RawMessage(args)})
+		Arguments: args, RawArguments: raw})
 	return nil
 }
 

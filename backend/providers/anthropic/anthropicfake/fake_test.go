@@ -3,6 +3,7 @@ package anthropicfake
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"io"
 	"net/http"
 	"net/http/httptest"
@@ -380,5 +381,51 @@ func TestUnknownPath(t *testing.T) {
 	defer resp.Body.Close()
 	if e := readError(t, resp); resp.StatusCode != 404 || e.Error.Type != "not_found_error" {
 		t.Errorf("got %d %+v; want 404 not_found_error", resp.StatusCode, e)
+	}
+}
+
+// TestBrokenAndInterleavedCalls: RawArgs goes out verbatim as
+// input_json_delta; Interleave starts every tool_use block first,
+// alternates their deltas and stops them last first.
+func TestBrokenAndInterleavedCalls(t *testing.T) {
+	t.Parallel()
+	f := New()
+	f.Script.Push(fake.Reply{Interleave: true, ToolCalls: []fake.ToolCall{
+		{Name: "a", RawArgs: `{"x": 1`, Fragments: 2},
+		{Name: "b", Args: json.RawMessage(`{"y": 2}`), Fragments: 2},
+	}})
+	srv := httptest.NewServer(f)
+	t.Cleanup(srv.Close)
+	data, _ := io.ReadAll(post(t, srv, "oauth", validBody(nil), nil).Body)
+	var seq []string
+	for _, line := range strings.Split(string(data), "\n") {
+		payload, ok := strings.CutPrefix(line, "data: ")
+		if !ok {
+			continue
+		}
+		var ev struct {
+			Type  string `json:"type"`
+			Index int    `json:"index"`
+			Delta struct {
+				PartialJSON string `json:"partial_json"`
+			} `json:"delta"`
+		}
+		if err := json.Unmarshal([]byte(payload), &ev); err != nil {
+			t.Fatal(err)
+		}
+		switch ev.Type {
+		case "content_block_start":
+			seq = append(seq, fmt.Sprintf("start%d", ev.Index))
+		case "content_block_delta":
+			if ev.Delta.PartialJSON != "" {
+				seq = append(seq, fmt.Sprintf("%d:%s", ev.Index, ev.Delta.PartialJSON))
+			}
+		case "content_block_stop":
+			seq = append(seq, fmt.Sprintf("stop%d", ev.Index))
+		}
+	}
+	want := `start0 start1 0:{"x" 1:{"y" 0:: 1 1::2} stop1 stop0`
+	if strings.Join(seq, " ") != want {
+		t.Errorf("events:\n got %s\nwant %s", strings.Join(seq, " "), want)
 	}
 }

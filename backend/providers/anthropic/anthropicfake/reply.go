@@ -1,7 +1,6 @@
 package anthropicfake
 
 import (
-	"bytes"
 	"encoding/json"
 	"fmt"
 	"net/http"
@@ -149,8 +148,12 @@ func (s *Server) events(req *wireRequest, rp fake.Reply) []event {
 		block(obj{"type": "text", "text": ""}, ds...)
 		out += utf8.RuneCountInString(text)
 	}
-	for _, tc := range rp.ToolCalls {
-		args := compactArgs(tc.Args)
+	calls := make([]toolBlock, len(rp.ToolCalls))
+	for i, tc := range rp.ToolCalls {
+		args := tc.ArgsText()
+		if args == "{}" && tc.RawArgs == "" {
+			args = "" // a call without arguments gets only the empty delta
+		}
 		ds := []obj{{"type": "input_json_delta", "partial_json": ""}} // the real first delta is empty
 		if args != "" {
 			for _, f := range fake.Fragments(args, tc.Fragments) {
@@ -158,8 +161,15 @@ func (s *Server) events(req *wireRequest, rp fake.Reply) []event {
 			}
 		}
 		id := fmt.Sprintf("toolu_01fake%016d", s.seq.Add(1))
-		block(obj{"type": "tool_use", "id": id, "name": tc.Name, "input": obj{}}, ds...)
+		calls[i] = toolBlock{start: obj{"type": "tool_use", "id": id, "name": tc.Name, "input": obj{}}, deltas: ds}
 		out += len(args)
+	}
+	if rp.Interleave {
+		evs = appendInterleaved(evs, index, calls)
+	} else {
+		for _, c := range calls {
+			block(c.start, c.deltas...)
+		}
 	}
 	stop := "end_turn"
 	if len(rp.ToolCalls) > 0 {
@@ -171,15 +181,35 @@ func (s *Server) events(req *wireRequest, rp fake.Reply) []event {
 		event{"message_stop", obj{"type": "message_stop"}})
 }
 
-func compactArgs(raw json.RawMessage) string {
-	var buf bytes.Buffer
-	if len(bytes.TrimSpace(raw)) == 0 || json.Compact(&buf, raw) != nil {
-		return ""
+// toolBlock is one tool_use content block: its start and its deltas.
+type toolBlock struct {
+	start  obj
+	deltas []obj
+}
+
+// appendInterleaved streams the tool_use blocks from content index first
+// the way fake.Reply.Interleave describes: all started, one delta of each
+// in turn, stopped last first.
+func appendInterleaved(evs []event, first int, calls []toolBlock) []event {
+	for i, c := range calls {
+		evs = append(evs, event{"content_block_start", obj{"type": "content_block_start", "index": first + i, "content_block": c.start}})
 	}
-	if buf.String() == "{}" || buf.String() == "null" {
-		return ""
+	for k := 0; ; k++ {
+		sent := false
+		for i, c := range calls {
+			if k < len(c.deltas) {
+				evs = append(evs, event{"content_block_delta", obj{"type": "content_block_delta", "index": first + i, "delta": c.deltas[k]}})
+				sent = true
+			}
+		}
+		if !sent {
+			break
+		}
 	}
-	return buf.String()
+	for i := len(calls) - 1; i >= 0; i-- {
+		evs = append(evs, event{"content_block_stop", obj{"type": "content_block_stop", "index": first + i}})
+	}
+	return evs
 }
 
 // stream writes the reply as SSE, honouring DelayMS and DisconnectAfter.

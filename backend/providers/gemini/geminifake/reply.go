@@ -154,9 +154,17 @@ func (s *Server) chunks(req *request, rp fake.Reply, trace string, prompt int) [
 			finish, finishMsg = "UNEXPECTED_TOOL_CALL", "Unexpected tool call: "+tc.Name+" is not declared in the request's tools."
 			break
 		}
-		args := tc.Args
-		if len(args) == 0 || string(args) == "null" {
+		args := json.RawMessage(tc.ArgsText())
+		if len(args) == 0 {
 			args = json.RawMessage("{}")
+		}
+		if args[0] != '{' || !json.Valid(args) {
+			// args is a Struct: the service cannot send broken arguments.
+			// A call the model botched ends the turn with
+			// MALFORMED_FUNCTION_CALL and no call (googleapis/python-genai
+			// #1836, gemini-cli #12674); no finishMessage [unconfirmed].
+			finish = "MALFORMED_FUNCTION_CALL"
+			break
 		}
 		p := outPart{FunctionCall: &outCall{Name: tc.Name, Args: args}}
 		if i == 0 {

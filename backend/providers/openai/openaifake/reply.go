@@ -56,12 +56,10 @@ func (s *Server) reply(w http.ResponseWriter, r *http.Request, rec fake.Recorded
 	if text != "" {
 		output = append(output, st.message(len(output), text, rp.ChunkRunes))
 	}
-	for _, tc := range rp.ToolCalls {
-		output = append(output, st.call(len(output), tc))
-	}
+	output = append(output, st.calls(len(output), rp.ToolCalls, rp.Interleave)...)
 	out := len(text) + len(rp.Thinking)
 	for _, tc := range rp.ToolCalls {
-		out += len(tc.Args)
+		out += len(tc.ArgsText())
 	}
 	st.output = output
 	st.send("response.completed", "completed", map[string]any{
@@ -266,23 +264,77 @@ func (st *streamState) message(oi int, text string, chunk int) map[string]any {
 	return item
 }
 
-func (st *streamState) call(oi int, tc fake.ToolCall) map[string]any {
-	id, callID := st.s.id("fc"), st.s.id("call")
-	args := "{}"
-	if len(tc.Args) > 0 {
-		if b, err := json.Marshal(tc.Args); err == nil {
-			args = string(b)
+// fnCall is one function_call item being streamed.
+type fnCall struct {
+	oi               int
+	id, callID, name string
+	args             string
+	frags            []string
+}
+
+func (c *fnCall) item(status, args string) map[string]any {
+	return map[string]any{"id": c.id, "type": "function_call", "status": status, "arguments": args, "call_id": c.callID, "name": c.name}
+}
+
+// calls streams the function_call items from output index first, each in
+// turn, or interleaved (fake.Reply.Interleave): all added, one delta of
+// each in turn, completed last first. It returns the completed items in
+// output order. The arguments are the model's text as it is, broken or
+// not (fake.ToolCall.RawArgs).
+func (st *streamState) calls(first int, tcs []fake.ToolCall, interleave bool) []any {
+	cs := make([]*fnCall, len(tcs))
+	for i, tc := range tcs {
+		args := tc.ArgsText()
+		if args == "" {
+			args = "{}"
+		}
+		cs[i] = &fnCall{oi: first + i, id: st.s.id("fc"), callID: st.s.id("call"), name: tc.Name, args: args,
+			frags: fake.Fragments(args, tc.Fragments)}
+	}
+	if !interleave {
+		for _, c := range cs {
+			st.added(c)
+			for _, f := range c.frags {
+				st.delta(c, f)
+			}
+			st.done(c)
+		}
+	} else {
+		for _, c := range cs {
+			st.added(c)
+		}
+		for k := 0; ; k++ {
+			sent := false
+			for _, c := range cs {
+				if k < len(c.frags) {
+					st.delta(c, c.frags[k])
+					sent = true
+				}
+			}
+			if !sent {
+				break
+			}
+		}
+		for i := len(cs) - 1; i >= 0; i-- {
+			st.done(cs[i])
 		}
 	}
-	item := func(status, a string) map[string]any {
-		return map[string]any{"id": id, "type": "function_call", "status": status, "arguments": a, "call_id": callID, "name": tc.Name}
+	out := make([]any, len(cs))
+	for i, c := range cs {
+		out[i] = c.item("completed", c.args)
 	}
-	st.sw.send("response.output_item.added", map[string]any{"output_index": oi, "item": item("in_progress", "")})
-	for _, f := range fake.Fragments(args, tc.Fragments) {
-		st.sw.send("response.function_call_arguments.delta", map[string]any{"item_id": id, "output_index": oi, "delta": f})
-	}
-	st.sw.send("response.function_call_arguments.done", map[string]any{"item_id": id, "output_index": oi, "arguments": args})
-	done := item("completed", args)
-	st.sw.send("response.output_item.done", map[string]any{"output_index": oi, "item": done})
-	return done
+	return out
+}
+
+func (st *streamState) added(c *fnCall) {
+	st.sw.send("response.output_item.added", map[string]any{"output_index": c.oi, "item": c.item("in_progress", "")})
+}
+
+func (st *streamState) delta(c *fnCall, f string) {
+	st.sw.send("response.function_call_arguments.delta", map[string]any{"item_id": c.id, "output_index": c.oi, "delta": f})
+}
+
+func (st *streamState) done(c *fnCall) {
+	st.sw.send("response.function_call_arguments.done", map[string]any{"item_id": c.id, "output_index": c.oi, "arguments": c.args})
+	st.sw.send("response.output_item.done", map[string]any{"output_index": c.oi, "item": c.item("completed", c.args)})
 }

@@ -232,3 +232,47 @@ func TestControlEndpoints(t *testing.T) {
 		t.Errorf("requests = %+v, %v; want two, the second rejected as not JSON", recs, err)
 	}
 }
+
+// TestBrokenAndInterleavedCalls: RawArgs goes out verbatim as the argument
+// deltas and the completed item; Interleave opens every call first,
+// alternates their deltas and completes them last first.
+func TestBrokenAndInterleavedCalls(t *testing.T) {
+	t.Parallel()
+	f := New()
+	srv := httptest.NewServer(f)
+	t.Cleanup(srv.Close)
+	f.Script.Push(fake.Reply{Interleave: true, ToolCalls: []fake.ToolCall{
+		{Name: "a", RawArgs: `{"x": 1`, Fragments: 2},
+		{Name: "b", Args: json.RawMessage(`{"y": 2}`), Fragments: 2},
+	}})
+	_, got := post(t, srv.URL+ChatGPTPath, backendHeader(), body(nil))
+	var seq []string
+	for ev, err := range providers.ReadSSE(strings.NewReader(got)) {
+		if err != nil {
+			t.Fatal(err)
+		}
+		var d struct {
+			Type        string `json:"type"`
+			OutputIndex int    `json:"output_index"`
+			Delta       string `json:"delta"`
+			Item        struct {
+				Arguments string `json:"arguments"`
+			} `json:"item"`
+		}
+		if err := json.Unmarshal(ev.Data, &d); err != nil {
+			t.Fatal(err)
+		}
+		switch d.Type {
+		case "response.output_item.added":
+			seq = append(seq, fmt.Sprintf("add%d", d.OutputIndex))
+		case "response.function_call_arguments.delta":
+			seq = append(seq, fmt.Sprintf("%d:%s", d.OutputIndex, d.Delta))
+		case "response.output_item.done":
+			seq = append(seq, fmt.Sprintf("done%d:%s", d.OutputIndex, d.Item.Arguments))
+		}
+	}
+	want := `add0 add1 0:{"x" 1:{"y" 0:: 1 1::2} done1:{"y":2} done0:{"x": 1`
+	if strings.Join(seq, " ") != want {
+		t.Errorf("events:\n got %s\nwant %s", strings.Join(seq, " "), want)
+	}
+}
