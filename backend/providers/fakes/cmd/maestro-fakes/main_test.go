@@ -62,7 +62,7 @@ func TestOneOrigin(t *testing.T) {
 	updates := make(chan auth.LoginUpdate, 64)
 	opened := make(chan string, 4)
 	m := auth.NewManager(auth.New("maestro-fakes-test"), auth.ManagerConfig{
-		OpenURL:   func(u string) { opened <- u },
+		OpenURL:   func(u string) error { opened <- u; return nil },
 		Notify:    func(u auth.LoginUpdate) { updates <- u },
 		Endpoints: auth.EndpointsFromEnv(),
 		Logger:    slog.New(slog.DiscardHandler),
