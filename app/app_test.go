@@ -304,6 +304,25 @@ func TestRotatingLog(t *testing.T) {
 	}
 }
 
+func TestLogReadableOnlyByTheUser(t *testing.T) {
+	t.Parallel()
+	path := filepath.Join(t.TempDir(), "maestro.log")
+	if err := os.WriteFile(path, []byte("old line\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Chmod(path, 0o644); err != nil { // past the umask
+		t.Fatal(err)
+	}
+	w, err := newRotatingFile(path, 1<<20)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer w.Close()
+	if fi, err := os.Stat(path); err != nil || fi.Mode().Perm() != 0o600 {
+		t.Errorf("log mode = %v, %v; want 0600", fi.Mode().Perm(), err)
+	}
+}
+
 func TestOpenSessionPages(t *testing.T) {
 	t.Parallel()
 	dir := t.TempDir()

@@ -58,6 +58,13 @@ func (r *rotatingFile) open() error {
 	if err != nil {
 		return fmt.Errorf("open log %s: %w", r.path, err)
 	}
+	// A log an older Maestro (or a umask) left readable by others is
+	// narrowed: it names servers, folders and accounts. The folder is
+	// narrowed by the store, which owns it.
+	if err := f.Chmod(0o600); err != nil {
+		_ = f.Close()
+		return fmt.Errorf("protect log %s: %w", r.path, err)
+	}
 	info, err := f.Stat()
 	if err != nil {
 		_ = f.Close()
