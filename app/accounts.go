@@ -228,7 +228,11 @@ func (a *App) SignOut(provider string) error {
 		return err
 	}
 	defer cancel()
-	return mgr.SignOut(ctx, provider)
+	if err := mgr.SignOut(ctx, provider); err != nil {
+		return err
+	}
+	a.emit(EventModelsChanged, provider)
+	return nil
 }
 
 // SetAPIKey stores an API key for the provider in the keychain. The key is
@@ -256,9 +260,11 @@ func (a *App) SetAPIKey(provider, key string) (AccountDTO, error) {
 	return dto, nil
 }
 
-// refreshModels fetches a provider's model list after its credentials
-// changed, so the picker shows what the new account can use.
+// refreshModels tells the picker the provider's credentials changed (it
+// shows at once whether the provider is usable) and fetches the model list
+// the new account can use; models:changed follows again when it lands.
 func (a *App) refreshModels(provider string) {
+	a.emit(EventModelsChanged, provider)
 	if a.chat != nil && a.chat.deps.Catalog != nil {
 		a.chat.deps.Catalog.RefreshSoon(provider)
 	}
@@ -274,7 +280,11 @@ func (a *App) RemoveAPIKey(provider string) error {
 		return err
 	}
 	defer cancel()
-	return mgr.RemoveAPIKey(ctx, provider)
+	if err := mgr.RemoveAPIKey(ctx, provider); err != nil {
+		return err
+	}
+	a.emit(EventModelsChanged, provider)
+	return nil
 }
 
 // loginUpdate is the manager's Notify: it forwards the update as an

@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"sync"
-	"time"
 
 	"maestro/backend/agent"
 	"maestro/backend/chat"
@@ -202,31 +201,6 @@ func (c *chatState) runningLocked(sessionID string) bool {
 		}
 	}
 	return false
-}
-
-// pickDefaultModel gives a session with no provider the first provider the
-// user has credentials for, with its first model, so a new chat just works.
-func (c *chatState) pickDefaultModel(sessionID string) {
-	if c.deps.Catalog == nil {
-		return
-	}
-	st, ctx, cancel, err := c.app.ready()
-	if err != nil {
-		return
-	}
-	defer cancel()
-	s, err := st.Session(ctx, sessionID)
-	if err != nil || s.Provider != "" {
-		return
-	}
-	for _, p := range c.deps.Catalog.Providers(ctx) {
-		if p.Available && len(p.Models) > 0 {
-			if _, err := c.app.SetSessionModel(sessionID, p.ID, p.Models[0].ID); err != nil {
-				c.app.log.Warn("pick a default model", "session", sessionID, "err", err)
-			}
-			return
-		}
-	}
 }
 
 type startResult struct {
@@ -453,61 +427,6 @@ func (a *App) AnswerApproval(requestID, decision string) error {
 	case p.answer <- d:
 	default:
 	}
-	return nil
-}
-
-// SetSessionModel switches a session to provider and model; the next
-// request renders the whole history for it.
-func (a *App) SetSessionModel(sessionID, provider, model string) (SessionDTO, error) {
-	if !knownProvider(provider) {
-		return SessionDTO{}, chat.E(chat.ErrInvalid, "unknown provider %q", provider)
-	}
-	if model == "" {
-		return SessionDTO{}, chat.E(chat.ErrInvalid, "choose a model")
-	}
-	st, ctx, cancel, err := a.ready()
-	if err != nil {
-		return SessionDTO{}, err
-	}
-	defer cancel()
-	s, err := st.UpdateSession(ctx, sessionID, func(s *chat.Session) error {
-		s.Provider, s.Model = provider, model
-		return nil
-	})
-	if err != nil {
-		return SessionDTO{}, err
-	}
-	a.emit(EventSessionsChanged)
-	return sessionDTO(s), nil
-}
-
-// ListModels lists the providers and their models, with whether each has
-// credentials.
-func (a *App) ListModels() []ProviderModelsDTO {
-	if a.chat == nil || a.chat.deps.Catalog == nil {
-		return nil
-	}
-	a.mu.RLock()
-	root := a.root
-	a.mu.RUnlock()
-	if root == nil {
-		return nil
-	}
-	ctx, cancel := context.WithTimeout(root, 10*time.Second)
-	defer cancel()
-	return providerModelsDTOs(a.chat.deps.Catalog.Providers(ctx))
-}
-
-// RefreshModels fetches provider's model list again; models:changed
-// follows when it lands.
-func (a *App) RefreshModels(provider string) error {
-	if err := validProvider(provider); err != nil {
-		return err
-	}
-	if a.chat == nil || a.chat.deps.Catalog == nil {
-		return chat.E(chat.ErrUnavailable, "the model catalog is not available")
-	}
-	a.chat.deps.Catalog.RefreshSoon(provider)
 	return nil
 }
 

@@ -90,7 +90,9 @@ func (a *App) ListSessions() ([]SessionDTO, error) {
 	return out, nil
 }
 
-// CreateSession makes a session. An empty title gives DefaultTitle.
+// CreateSession makes a session. An empty title gives DefaultTitle. The
+// session starts on the starting model (Settings, else the one last used,
+// else the first usable one).
 func (a *App) CreateSession(title string) (SessionDTO, error) {
 	if strings.TrimSpace(title) == "" {
 		title = DefaultTitle
@@ -104,7 +106,12 @@ func (a *App) CreateSession(title string) (SessionDTO, error) {
 		return SessionDTO{}, err
 	}
 	defer cancel()
-	s, err := st.CreateSession(ctx, chat.Session{Title: title})
+	sess := chat.Session{Title: title}
+	if a.chat != nil && a.chat.deps.Catalog != nil {
+		c := startingModel(ctx, st, a.chat.deps.Catalog.Providers(ctx))
+		sess.Provider, sess.Model = c.Provider, c.Model
+	}
+	s, err := st.CreateSession(ctx, sess)
 	if err != nil {
 		return SessionDTO{}, err
 	}

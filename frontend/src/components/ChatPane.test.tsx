@@ -23,6 +23,39 @@ describe('composer', () => {
     expect(screen.getByTestId('accounts-page')).toBeInTheDocument()
   })
 
+  it('with no provider signed in, says why instead of sending into a dead end', async () => {
+    const models = [
+      {provider: 'anthropic', displayName: 'Claude', available: false, models: [{id: 'claude-sonnet-4-6', name: 'Claude Sonnet 4.6'}]},
+      {provider: 'openai', displayName: 'ChatGPT', available: false, models: [{id: 'gpt-5.5', name: 'GPT-5.5'}]},
+    ]
+    const {backend, user} = await renderApp({sessions: two(), models})
+    const blocked = await screen.findByTestId('composer-blocked')
+    expect(blocked).toHaveTextContent('To get replies, sign in to a provider or add an API key in Accounts.')
+    await user.type(screen.getByTestId('composer'), 'Hello{Enter}')
+    expect(backend.App.SendMessage).not.toHaveBeenCalled()
+    expect(screen.getByTestId('send')).toBeDisabled()
+    expect(screen.getByTestId('composer')).toHaveValue('Hello')
+    await user.click(within(blocked).getByTestId('blocked-accounts'))
+    expect(screen.getByTestId('accounts-page')).toBeInTheDocument()
+  })
+
+  it("a chat whose provider signed out offers Accounts and the picker, and no Retry", async () => {
+    const models = [
+      {provider: 'anthropic', displayName: 'Claude', available: false, models: [{id: 'claude-sonnet-4-6', name: 'Claude Sonnet 4.6'}]},
+      {provider: 'gemini', displayName: 'Gemini', available: true, models: [{id: 'gemini-2.5-pro', name: 'Gemini 2.5 Pro'}]},
+    ]
+    const s = {...session('s1', 'Trip', 5), provider: 'anthropic', model: 'claude-sonnet-4-6'}
+    const failed = {id: 'm2', seq: 2, role: 'assistant' as const, status: 'failed', error: 'sign in to Claude', parts: [], createdAt: Date.now(),
+      failure: {kind: 'auth_required', message: 'sign in to Claude'}}
+    const {user} = await renderApp({sessions: [s], models, messages: {s1: [{id: 'm1', seq: 1, role: 'user', status: 'complete', parts: [{type: 'text', text: 'Hi'}], createdAt: Date.now()}, failed]}})
+    const blocked = await screen.findByTestId('composer-blocked')
+    expect(blocked).toHaveTextContent('This chat uses Claude, which is signed out.')
+    expect(await screen.findByTestId('run-error')).toBeInTheDocument()
+    expect(screen.queryByTestId('retry')).not.toBeInTheDocument()
+    await user.click(within(blocked).getByTestId('blocked-picker'))
+    expect(await screen.findByTestId('model-menu')).toBeInTheDocument()
+  })
+
   it('Shift+Enter adds a new line and does not send; the send button sends', async () => {
     const {backend, user} = await renderApp({sessions: two()})
     const composer = screen.getByTestId('composer')

@@ -11,6 +11,7 @@ import {useUI} from '../stores/ui'
 import {ModelPicker} from './chat/ModelPicker'
 import {Composer} from './Composer'
 import {EmptyState} from './EmptyState'
+import {FirstRun, useFirstRunSteps} from './FirstRun'
 import {LogoMark} from './LogoMark'
 import {MessageList} from './MessageList'
 import {ToolsButton} from './tools/ToolsButton'
@@ -51,14 +52,20 @@ function AuthNotice({error}: {error: AppError}) {
 
 function Welcome() {
   const create = useSessions((s) => s.create)
+  const steps = useFirstRunSteps()
+  const firstRun = steps?.some((s) => !s.done)
   return (
     <div className="welcome" data-testid="welcome">
       <LogoMark size={48} />
       <h1 className="welcome-title">Welcome to Maestro</h1>
       <p className="welcome-text">Chat with Gemini, Claude and ChatGPT, with tools from your MCP connectors.</p>
-      <button type="button" className="btn btn-primary btn-lg" data-testid="start-chat" onClick={() => void create()}>
-        Start a new chat
-      </button>
+      {firstRun ? (
+        <FirstRun steps={steps!} />
+      ) : (
+        <button type="button" className="btn btn-primary btn-lg" data-testid="start-chat" onClick={() => void create()}>
+          Start a new chat
+        </button>
+      )}
       <p className="welcome-hint">
         or press <kbd className="kbd">{shortcutLabel('n')}</kbd>
       </p>

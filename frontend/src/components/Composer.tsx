@@ -1,8 +1,10 @@
 import {useEffect, useRef} from 'react'
 import {ArrowUp, Square} from 'lucide-react'
+import {chatBlocker} from '../lib/blocker'
 import {canSend, getDraft} from '../lib/drafts'
 import {useAutoGrow} from '../lib/useAutoGrow'
 import {useChat} from '../stores/chat'
+import {useModels} from '../stores/models'
 import {useActiveRun, useRuns} from '../stores/runs'
 import {useSessions} from '../stores/sessions'
 import {useUI} from '../stores/ui'
@@ -26,6 +28,11 @@ export function Composer({sessionId}: {sessionId: string}) {
   const toolsRevision = useSessions((s) => s.sessions.find((x) => x.id === sessionId)?.toolsRevision)
   const toolsChanged =
     !!run && run.toolsRevision !== undefined && toolsRevision !== undefined && toolsRevision > run.toolsRevision
+  const session = useSessions((s) => s.sessions.find((x) => x.id === sessionId))
+  const providers = useModels((s) => (s.loaded ? s.providers : undefined))
+  // Nothing can answer this chat: say why instead of letting a message go nowhere.
+  const blocker = chatBlocker(session, providers)
+  const {setView, openModelPicker} = useUI.getState()
   const focusToken = useUI((s) => s.composerFocus)
   const ref = useRef<HTMLTextAreaElement>(null)
 
@@ -36,7 +43,7 @@ export function Composer({sessionId}: {sessionId: string}) {
   useAutoGrow(ref, text, MAX_LINES)
 
   const streaming = !!run
-  const ready = canSend(text) && !sending && !streaming
+  const ready = canSend(text) && !sending && !streaming && !blocker
 
   function submit() {
     if (!ready) return
@@ -89,8 +96,23 @@ export function Composer({sessionId}: {sessionId: string}) {
           </button>
         )}
       </div>
-      <p className="composer-hint">
-        {toolsChanged ? (
+      <p className={`composer-hint${blocker && !streaming ? ' is-blocked' : ''}`} data-testid={blocker && !streaming ? 'composer-blocked' : undefined}>
+        {blocker && !streaming ? (
+          <>
+            {blocker.text}{' '}
+            {blocker.accounts && (
+              <button type="button" className="link-btn" data-testid="blocked-accounts" onClick={() => setView('accounts')}>
+                Open Accounts
+              </button>
+            )}
+            {blocker.accounts && blocker.picker && ' · '}
+            {blocker.picker && (
+              <button type="button" className="link-btn" data-testid="blocked-picker" onClick={openModelPicker}>
+                Choose a model
+              </button>
+            )}
+          </>
+        ) : toolsChanged ? (
           <>
             Your connectors changed.{' '}
             <button type="button" className="link-btn" data-testid="apply-now" onClick={() => void applyNow(sessionId)}>

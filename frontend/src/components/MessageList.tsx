@@ -1,6 +1,7 @@
 import {type ReactNode, useCallback, useEffect, useLayoutEffect, useMemo} from 'react'
 import {ArrowDown} from 'lucide-react'
 import type {Message} from '../api/types'
+import {chatBlocker} from '../lib/blocker'
 import {messageText, visibleMessages} from '../lib/messages'
 import type {RunErrorInfo} from '../lib/runError'
 import {nearTop} from '../lib/scroll'
@@ -8,7 +9,9 @@ import {pairToolResults, storedCallIds} from '../lib/toolCards'
 import {usePrependAnchor} from '../lib/usePrependAnchor'
 import {useStickToBottom} from '../lib/useStickToBottom'
 import {useChat} from '../stores/chat'
+import {useModels} from '../stores/models'
 import {useRuns} from '../stores/runs'
+import {useSessions} from '../stores/sessions'
 import {AssistantDraft} from './chat/AssistantDraft'
 import {MessageRow} from './chat/MessageRow'
 import {RunError} from './chat/RunError'
@@ -41,7 +44,12 @@ export function MessageList({sessionId, messages, footer, hasEarlier = false, lo
   const run = useRuns((s) => (activeRunId ? s.runs[activeRunId] : undefined))
   const failure = useRuns((s) => s.failures[sessionId])
   const retry = useRuns((s) => s.retry)
-  const onRetry = useCallback(() => void retry(sessionId), [retry, sessionId])
+  const retryTurn = useCallback(() => void retry(sessionId), [retry, sessionId])
+  // A Retry that cannot help (nothing can answer this chat; the composer
+  // says why) is not offered.
+  const session = useSessions((s) => s.sessions.find((x) => x.id === sessionId))
+  const providers = useModels((s) => (s.loaded ? s.providers : undefined))
+  const onRetry = chatBlocker(session, providers) ? undefined : retryTurn
 
   const rows = useMemo(() => visibleMessages(messages, activeRunId), [messages, activeRunId])
   const results = useMemo(() => pairToolResults(messages), [messages])

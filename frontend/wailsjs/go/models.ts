@@ -562,6 +562,20 @@ export namespace app {
 		    return a;
 		}
 	}
+	export class ModelChoiceDTO {
+	    provider: string;
+	    model: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new ModelChoiceDTO(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.provider = source["provider"];
+	        this.model = source["model"];
+	    }
+	}
 	export class ModelDTO {
 	    id: string;
 	    name: string;

@@ -22,6 +22,8 @@ export function ConnectorLogs(arg1:string):Promise<Array<app.LogLineDTO>>;
 
 export function CreateSession(arg1:string):Promise<app.SessionDTO>;
 
+export function DefaultModel():Promise<app.ModelChoiceDTO>;
+
 export function DeleteConnector(arg1:string):Promise<void>;
 
 export function DeleteSession(arg1:string):Promise<void>;
@@ -79,6 +81,8 @@ export function SessionTools(arg1:string):Promise<app.SessionToolsDTO>;
 export function SetAPIKey(arg1:string,arg2:string):Promise<app.AccountDTO>;
 
 export function SetConnectorEnabled(arg1:string,arg2:boolean):Promise<app.ConnectorDTO>;
+
+export function SetDefaultModel(arg1:string,arg2:string):Promise<app.ModelChoiceDTO>;
 
 export function SetSessionConnector(arg1:string,arg2:string,arg3:boolean):Promise<number>;
 

@@ -42,6 +42,10 @@ export function CreateSession(arg1) {
   return window['go']['app']['App']['CreateSession'](arg1);
 }
 
+export function DefaultModel() {
+  return window['go']['app']['App']['DefaultModel']();
+}
+
 export function DeleteConnector(arg1) {
   return window['go']['app']['App']['DeleteConnector'](arg1);
 }
@@ -156,6 +160,10 @@ export function SetAPIKey(arg1, arg2) {
 
 export function SetConnectorEnabled(arg1, arg2) {
   return window['go']['app']['App']['SetConnectorEnabled'](arg1, arg2);
+}
+
+export function SetDefaultModel(arg1, arg2) {
+  return window['go']['app']['App']['SetDefaultModel'](arg1, arg2);
 }
 
 export function SetSessionConnector(arg1, arg2, arg3) {
