@@ -107,6 +107,10 @@ export const chatApi = {
   retryTurn: (sessionId: string) => call<string>(() => App.RetryTurn(sessionId)),
   answerApproval: (requestId: string, decision: ApprovalDecision) =>
     call<void>(() => App.AnswerApproval(requestId, decision)),
+  /** The model new chats start on; provider "" means the one last used. */
+  defaultModel: () => call<{provider: string; model: string}>(() => App.DefaultModel()),
+  setDefaultModel: (provider: string, model: string) =>
+    call<{provider: string; model: string}>(() => App.SetDefaultModel(provider, model)),
   setSessionModel: (sessionId: string, provider: string, model: string) =>
     call<Session>(() => App.SetSessionModel(sessionId, provider, model)),
   listModels: () => call<ProviderModels[] | null>(() => App.ListModels()).then((p) => p ?? []),

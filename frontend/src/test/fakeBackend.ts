@@ -186,6 +186,8 @@ export function installFakeBackend(opts: FakeOptions = {}) {
     ActiveRun: vi.fn(async (id: string) => state.activeRuns[id] ?? ''),
     KeychainStatus: vi.fn(async () => opts.keychain ?? {available: true, message: 'The system keychain is available.'}),
     Accounts: vi.fn(async () => state.accounts.map((a) => ({...a}))),
+    DefaultModel: vi.fn(async () => ({provider: '', model: ''})),
+    SetDefaultModel: vi.fn(async (provider: string, model: string) => ({provider, model})),
     // No connectors unless installFakeConnectors sets some up.
     ListConnectors: vi.fn(async () => []),
     SignIn: vi.fn(async (provider: ProviderId) => {

@@ -1,5 +1,8 @@
-import {useEffect, type ReactNode} from 'react'
+import {useEffect, useState, type ReactNode} from 'react'
+import {chatApi} from '../../api/client'
 import {useAppStore} from '../../stores/app'
+import {useModels} from '../../stores/models'
+import {toastError} from '../../stores/toasts'
 import {CodeField} from '../CopyButton'
 import {Page} from './Page'
 
@@ -37,6 +40,58 @@ function KeychainValue() {
   )
 }
 
+/** The model new chats start on: the last one used, or one chosen here. */
+function DefaultModelValue() {
+  const providers = useModels((s) => s.providers)
+  const [value, setValue] = useState<string | null>(null)
+
+  useEffect(() => {
+    void useModels.getState().load()
+    chatApi
+      .defaultModel()
+      .then((c) => setValue(c.provider ? `${c.provider}/${c.model}` : ''))
+      .catch((err) => toastError(err, "Couldn't read the default model"))
+  }, [])
+
+  async function choose(v: string) {
+    const [provider, ...rest] = v ? v.split('/') : ['']
+    const prev = value
+    setValue(v)
+    try {
+      await chatApi.setDefaultModel(provider, rest.join('/'))
+    } catch (err) {
+      setValue(prev)
+      toastError(err, "Couldn't set the default model")
+    }
+  }
+
+  return (
+    <select
+      className="text-input"
+      data-testid="settings-default-model"
+      aria-label="Default model for new chats"
+      value={value ?? ''}
+      disabled={value === null}
+      onChange={(e) => void choose(e.target.value)}
+    >
+      <option value="">The one last used</option>
+      {providers
+        .filter((p) => p.available)
+        .map((p) => (
+          <optgroup key={p.provider} label={p.displayName}>
+            {p.models
+              .filter((m) => !m.unavailable)
+              .map((m) => (
+                <option key={m.id} value={`${p.provider}/${m.id}`}>
+                  {m.name || m.id}
+                </option>
+              ))}
+          </optgroup>
+        ))}
+    </select>
+  )
+}
+
 export function SettingsPage() {
   const status = useAppStore((s) => s.status)
   const loadKeychain = useAppStore((s) => s.loadKeychain)
@@ -62,6 +117,16 @@ export function SettingsPage() {
           </Row>
           <Row label="Data file">
             <CodeField text={status?.dataFile ?? ''} label="data file path" testId="settings-datafile" />
+          </Row>
+        </div>
+      </section>
+      <section className="settings-section" aria-labelledby="settings-chats">
+        <h2 id="settings-chats" className="section-title">
+          Chats
+        </h2>
+        <div className="card settings-card">
+          <Row label="Model for new chats" hint="A provider you are signed out of is skipped.">
+            <DefaultModelValue />
           </Row>
         </div>
       </section>
