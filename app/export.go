@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
+	"path/filepath"
 	"strings"
 	"time"
 
@@ -105,11 +106,14 @@ func (a *App) ExportSessionToFile(sessionID, format string) (string, error) {
 		cancel()
 	}
 	path, err := a.dialog(a.cfg.Runtime.SaveFileDialog, FileDialog{
-		Title: "Export chat", DefaultFilename: safeFilename(title) + "." + ext,
+		Title: "Export chat", DefaultFilename: withExt(safeFilename(title), ext),
 		Filters: []FileFilter{{DisplayName: name, Pattern: "*." + ext}},
 	})
 	if err != nil || path == "" {
 		return "", err
+	}
+	if filepath.Ext(path) == "" {
+		path += "." + ext // the dialog does not add one
 	}
 	if err := os.WriteFile(path, []byte(content), 0o600); err != nil {
 		return "", chat.E(chat.ErrInvalid, "could not write %s: %v", path, err)
@@ -130,6 +134,15 @@ func safeFilename(title string) string {
 		return "chat"
 	}
 	return name
+}
+
+// withExt gives name the extension ext, unless it has it already (a
+// chat titled "Summarise notes.md" exports as "Summarise notes.md").
+func withExt(name, ext string) string {
+	if strings.EqualFold(filepath.Ext(name), "."+ext) {
+		return name
+	}
+	return strings.TrimRight(name, ".") + "." + ext
 }
 
 // exportEnvelope is what a tool result exports: what the model saw.

@@ -168,3 +168,21 @@ func TestSearchSessions(t *testing.T) {
 		t.Errorf("empty query = %#v, %v; want an empty list", hits, err)
 	}
 }
+
+func TestExportFileName(t *testing.T) {
+	t.Parallel()
+	tests := []struct{ title, ext, want string }{
+		{"Read the notes", "md", "Read the notes.md"},
+		{"Summarise notes.md", "md", "Summarise notes.md"},
+		{"Summarise notes.MD", "md", "Summarise notes.MD"},
+		{"Parse config.json", "md", "Parse config.json.md"},
+		{"Parse config.json", "json", "Parse config.json"},
+		{"Ends with a dot.", "md", "Ends with a dot.md"},
+		{"a/b: c?", "json", "a-b- c-.json"},
+	}
+	for _, tt := range tests {
+		if got := withExt(safeFilename(tt.title), tt.ext); got != tt.want {
+			t.Errorf("file name for %q (%s) = %q; want %q", tt.title, tt.ext, got, tt.want)
+		}
+	}
+}

@@ -30,6 +30,18 @@ describe('Accounts page', () => {
     expect(screen.queryByTestId('terms-note-openai')).not.toBeInTheDocument()
   })
 
+  it("names each key as its owner does and says where to get one; ChatGPT's card follows the key", async () => {
+    const {user} = await openAccounts({accounts: [{provider: 'openai', method: 'apikey'}]})
+    expect(card('openai')).toHaveTextContent("OpenAI's GPT models, through the OpenAI API.")
+    expect(card('openai')).not.toHaveTextContent('through your ChatGPT account')
+    await user.click(screen.getByTestId('apikey-toggle-anthropic'))
+    expect(within(card('anthropic')).getByLabelText('Anthropic API key')).toBeInTheDocument()
+    expect(screen.getByTestId('apikey-where-anthropic')).toHaveTextContent('Claude Console')
+    await user.click(screen.getByTestId('apikey-toggle-openai'))
+    expect(within(card('openai')).getByLabelText('OpenAI API key')).toBeInTheDocument()
+    expect(screen.getByTestId('apikey-where-openai')).toHaveTextContent('OpenAI Platform')
+  })
+
   it('signs in: waiting with a way back to the page, then the account from the event', async () => {
     const {backend, user} = await openAccounts()
     await user.click(await screen.findByTestId('signin-openai'))

@@ -19,6 +19,11 @@ interface Provider {
   planLabel?: string
   /** What the provider's API keys look like. */
   keyPlaceholder: string
+  /** The key's name as its owner writes it, and where to create one. */
+  keyName: string
+  keyWhere: string
+  /** The description when an API key is used instead of a sign-in. */
+  descriptionWithKey?: string
 }
 
 const PROVIDERS: Provider[] = [
@@ -30,6 +35,8 @@ const PROVIDERS: Provider[] = [
     signInWith: 'Google',
     note: "Google's terms restrict using subscription sign-in in third-party apps; an API key is the supported alternative.",
     keyPlaceholder: 'AIza…',
+    keyName: 'Gemini API key',
+    keyWhere: 'Create one in Google AI Studio, under "Get API key".',
   },
   {
     id: 'anthropic',
@@ -40,14 +47,19 @@ const PROVIDERS: Provider[] = [
     planLabel: 'Organization',
     note: "Anthropic's terms restrict using subscription sign-in in third-party apps; an API key is the supported alternative.",
     keyPlaceholder: 'sk-ant-…',
+    keyName: 'Anthropic API key',
+    keyWhere: 'Create one in the Claude Console (console.anthropic.com), under Settings → API keys.',
   },
   {
     id: 'openai',
     vendor: 'OpenAI',
     description: "OpenAI's GPT models, through your ChatGPT account.",
+    descriptionWithKey: "OpenAI's GPT models, through the OpenAI API.",
     monogram: 'O',
     signInWith: 'ChatGPT',
     keyPlaceholder: 'sk-…',
+    keyName: 'OpenAI API key',
+    keyWhere: 'Create one on the OpenAI Platform (platform.openai.com), under API keys.',
   },
 ]
 
@@ -213,7 +225,7 @@ function APIKeyForm({p, onDone}: {p: Provider; onDone: () => void}) {
   return (
     <form className="apikey-form" onSubmit={onSubmit} data-testid={`apikey-form-${p.id}`}>
       <label htmlFor={inputId} className="field-label">
-        {PROVIDER_NAMES[p.id]} API key
+        {p.keyName}
       </label>
       <div className="inline-form">
         <div className="secret-input">
@@ -252,7 +264,9 @@ function APIKeyForm({p, onDone}: {p: Provider; onDone: () => void}) {
           Cancel
         </button>
       </div>
-      <p className="field-hint">Stored in your system keychain. Maestro never shows it again.</p>
+      <p className="field-hint" data-testid={`apikey-where-${p.id}`}>
+        {p.keyWhere} Stored in your system keychain; Maestro never shows it again.
+      </p>
     </form>
   )
 }
@@ -366,7 +380,9 @@ function ProviderCard({p}: {p: Provider}) {
             <span className="provider-vendor">{p.vendor}</span>
             <StatusBadge account={account} login={login} loaded={loaded} />
           </div>
-          <p className="provider-description">{p.description}</p>
+          <p className="provider-description">
+            {account?.method === 'apikey' && p.descriptionWithKey ? p.descriptionWithKey : p.description}
+          </p>
         </div>
         <div className="provider-actions">{actions}</div>
       </div>
