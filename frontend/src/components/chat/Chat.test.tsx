@@ -159,7 +159,10 @@ describe('tool cards', () => {
     expect(within(card()).queryByTestId('tool-progress')).not.toBeInTheDocument()
     expect(within(card()).getByTestId('tool-duration')).toHaveTextContent('1.2 s')
     const result = within(card()).getByTestId('tool-result')
-    expect(within(result).getByTestId('tool-data').textContent).toBe('{"cheapest": 49}')
+    // Read as a field and its value, not as JSON text.
+    const data = within(result).getByTestId('tool-data')
+    expect(within(data).getByText('cheapest')).toHaveClass('vv-key')
+    expect(within(data).getByText('49')).toHaveClass('vv-number')
     expect(within(result).getByTestId('tool-truncated')).toBeInTheDocument()
     fireEvent.click(within(result).getByTestId('tool-raw-toggle'))
     expect(within(result).getByTestId('tool-raw')).toHaveTextContent('"content": []')
@@ -203,13 +206,24 @@ describe('tool cards', () => {
     expect(within(cards[0]).getByTestId('tool-result')).not.toBeVisible()
     await user.click(within(cards[0]).getByRole('button', {expanded: false}))
     expect(within(cards[0]).getByTestId('tool-data')).toBeVisible()
-    expect(within(cards[0]).getByTestId('tool-data')).toHaveTextContent('"# Notes"')
+    // A text result is Markdown: "# Notes" is a heading, not quoted JSON.
+    expect(within(within(cards[0]).getByTestId('tool-data')).getByRole('heading', {name: 'Notes'})).toBeInTheDocument()
     // The tool message itself is not a row.
     expect(screen.getAllByTestId('message').map((m) => m.dataset.role)).toEqual(['user', 'assistant', 'assistant'])
   })
 })
 
 describe('approval dialog', () => {
+  it('says when the arguments are long, and shows them readable', async () => {
+    const {backend, runId} = await startRun()
+    const body = 'Dear team,\n' + 'The numbers are in. '.repeat(200)
+    await emit(backend, 'approval:needed', {runId, requestId: 'q9', callId: 'c9', name: 'mail.send', server: 'mail',
+      arguments: JSON.stringify({to: 'all@example.com', body})})
+    const dialog = screen.getByTestId('approval-dialog')
+    expect(within(dialog).getByTestId('approval-long')).toHaveTextContent('These arguments are long (4.0 KB)')
+    expect(within(dialog).getByTestId('approval-args')).toHaveTextContent('all@example.com')
+  })
+
   const ask = (backend: FakeBackend, runId: string, requestId: string) =>
     emit(backend, 'approval:needed', {runId, requestId, callId: `call-${requestId}`, name: 'fs.write_file', server: 'fs', arguments: '{"path":"/tmp/a.txt","content":"hi"}'})
 
@@ -219,7 +233,10 @@ describe('approval dialog', () => {
     const dialog = screen.getByTestId('approval-dialog')
     expect(dialog).toHaveTextContent('Allow write_file?')
     expect(within(dialog).getByTestId('approval-server')).toHaveTextContent('fs')
-    expect(within(dialog).getByTestId('approval-args').textContent).toContain('"path": "/tmp/a.txt"')
+    const args = within(dialog).getByTestId('approval-args')
+    expect(within(args).getByText('path')).toHaveClass('vv-key')
+    expect(within(args).getByText('/tmp/a.txt')).toBeInTheDocument()
+    expect(within(dialog).queryByTestId('approval-long')).not.toBeInTheDocument()
     await user.click(within(dialog).getByTestId('approval-allow-once'))
     expect(backend.App.AnswerApproval).toHaveBeenLastCalledWith('q1', 'allow_once')
     expect(screen.queryByTestId('approval-dialog')).not.toBeInTheDocument()

@@ -8,6 +8,7 @@ import {isToolActive, splitToolName, statusOfResult, TOOL_STATUS_LABEL, type Too
 import type {LogLine} from '../../stores/runReducer'
 import {useRuns} from '../../stores/runs'
 import {Elapsed, JsonBlock, ToolLogs, ToolProgress} from './ToolParts'
+import {ValueView} from './ValueView'
 import {ToolResultView} from './ToolResultView'
 import {ToolSection} from './ToolSection'
 
@@ -115,7 +116,11 @@ export function ToolCard({callId, part, result, pendingStatus = 'stopped'}: Prop
       <div id={bodyId} className="tool-body" hidden={!open}>
         {showArgs && (
           <ToolSection label="Arguments" open={active} testId="tool-args-section">
-            <JsonBlock text={view.args || ''} streaming={view.status === 'preparing'} testId="tool-args" />
+            {view.status === 'preparing' ? (
+              <JsonBlock text={view.args || ''} streaming testId="tool-args" />
+            ) : (
+              <ValueView text={view.args || '{}'} testId="tool-args" />
+            )}
           </ToolSection>
         )}
         {view.logs.length > 0 && (

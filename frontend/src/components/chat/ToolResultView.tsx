@@ -5,6 +5,7 @@ import {isEmptyJson} from '../../lib/json'
 import {attachmentSrc} from '../../lib/toolCards'
 import {JsonBlock} from './ToolParts'
 import {ToolSection} from './ToolSection'
+import {ValueView} from './ValueView'
 
 function AttachmentView({a}: {a: Attachment}) {
   const src = attachmentSrc(a)
@@ -74,7 +75,7 @@ export function ToolResultView({result}: {result: ToolResult}) {
                 <span>{result.error}</span>
               </div>
             )}
-            {hasData && <JsonBlock text={result.data!} testId="tool-data" />}
+            {hasData && <ValueView text={result.data!} testId="tool-data" />}
             {attachments.length > 0 && (
               <div className="tool-attachments">
                 {attachments.map((a, i) => (

@@ -5,7 +5,14 @@ import {splitToolName} from '../../lib/toolCards'
 import type {ApprovalRequest} from '../../stores/runReducer'
 import {useRuns} from '../../stores/runs'
 import {useSessions} from '../../stores/sessions'
-import {JsonBlock} from '../chat/ToolParts'
+import {ValueView} from '../chat/ValueView'
+
+/** Arguments longer than this (characters) get a notice to read them through. */
+const LONG_ARGS = 2000
+
+function formatBytes(n: number): string {
+  return n < 1024 ? `${n} characters` : `${(n / 1024).toFixed(n < 10 * 1024 ? 1 : 0)} KB`
+}
 import {Modal} from './Modal'
 
 interface Props {
@@ -67,7 +74,14 @@ export function ApprovalDialog({request, queued}: Props) {
           {isEmptyJson(request.arguments) ? (
             <p className="approval-noargs">No arguments.</p>
           ) : (
-            <JsonBlock text={request.arguments} testId="approval-args" />
+            <>
+              {request.arguments.length > LONG_ARGS && (
+                <p className="approval-long" data-testid="approval-long" role="note">
+                  These arguments are long ({formatBytes(request.arguments.length)}): read them through before you allow the call.
+                </p>
+              )}
+              <ValueView text={request.arguments} testId="approval-args" />
+            </>
           )}
         </div>
       </div>
