@@ -41,8 +41,11 @@ export function ElicitationDialog({request, queued}: Props) {
     if (problem) setServerError(problem)
   }
 
+  // A field's problem shows once the user has changed it, or pressed
+  // Accept: not merely because the focus passed through it.
   function setValue(name: string, v: FieldValue) {
     setValues((s) => ({...s, [name]: v}))
+    setTouched((t) => (t[name] ? t : {...t, [name]: true}))
     setServerError('')
   }
 
@@ -88,7 +91,6 @@ export function ElicitationDialog({request, queued}: Props) {
                 autoFocus={i === 0}
                 error={submitted || touched[f.name] ? (errors[f.name] ?? '') : ''}
                 onChange={(v) => setValue(f.name, v)}
-                onBlur={() => setTouched((t) => ({...t, [f.name]: true}))}
               />
             ))}
           </form>
@@ -98,14 +100,33 @@ export function ElicitationDialog({request, queued}: Props) {
             {serverError}
           </p>
         )}
+        <p className="elicitation-choices" data-testid="elicitation-choices">
+          {isURL
+            ? <>Open visits the page in your browser. Decline tells {request.connector} no. Cancel dismisses this without an answer.</>
+            : <>Decline tells {request.connector} you won't answer. Cancel dismisses this without an answer; it may ask again.</>}
+        </p>
       </div>
       <div className="dialog-actions approval-actions">
         {queued > 0 && <span className="approval-queue">{queued} more waiting</span>}
-        <button type="button" className="btn btn-secondary" data-testid="elicitation-cancel" disabled={busy} onClick={() => void send('cancel')}>
+        <button
+          type="button"
+          className="btn btn-secondary"
+          data-testid="elicitation-cancel"
+          title="Dismiss without an answer"
+          disabled={busy}
+          onClick={() => void send('cancel')}
+        >
           Cancel
           <kbd className="btn-kbd" aria-hidden="true">Esc</kbd>
         </button>
-        <button type="button" className="btn btn-secondary" data-testid="elicitation-decline" disabled={busy} onClick={() => void send('decline')}>
+        <button
+          type="button"
+          className="btn btn-secondary"
+          data-testid="elicitation-decline"
+          title={`Tell ${request.connector} no`}
+          disabled={busy}
+          onClick={() => void send('decline')}
+        >
           Decline
         </button>
         <button
@@ -129,14 +150,13 @@ interface FieldProps {
   error: string
   autoFocus: boolean
   onChange: (v: FieldValue) => void
-  onBlur: () => void
 }
 
-function FieldInput({field: f, value, error, autoFocus, onChange, onBlur}: FieldProps) {
+function FieldInput({field: f, value, error, autoFocus, onChange}: FieldProps) {
   const id = `elicit-${f.name}`
   const testId = `elicitation-field-${f.name}`
   const described = error ? `${id}-error` : f.description ? `${id}-desc` : undefined
-  const common = {id, 'data-testid': testId, 'aria-invalid': error ? true : undefined, 'aria-describedby': described, onBlur, autoFocus}
+  const common = {id, 'data-testid': testId, 'aria-invalid': error ? true : undefined, 'aria-describedby': described, autoFocus}
   let input
   if (f.kind === 'boolean') {
     input = <input {...common} type="checkbox" checked={value === true} onChange={(e) => onChange(e.target.checked)} />

@@ -68,6 +68,25 @@ describe('ElicitationDialog', () => {
     expect(screen.getByTestId('elicitation-field-name')).toHaveValue('')
   })
 
+  it('says a field is required only once it was changed or Accept pressed, and what Decline and Cancel do', async () => {
+    const user = userEvent.setup()
+    render(<DialogHost />)
+    elicit()
+    await screen.findByTestId('elicitation-dialog')
+    // Tabbing through the empty fields marks nothing.
+    await user.tab()
+    await user.tab()
+    await user.tab()
+    expect(screen.queryByTestId('elicitation-error-name')).not.toBeInTheDocument()
+    expect(screen.queryByTestId('elicitation-error-email')).not.toBeInTheDocument()
+    // Typing and clearing a field shows its problem.
+    await user.type(screen.getByTestId('elicitation-field-name'), 'x')
+    await user.clear(screen.getByTestId('elicitation-field-name'))
+    expect(screen.getByTestId('elicitation-error-name')).toHaveTextContent('Name is required')
+    expect(screen.queryByTestId('elicitation-error-email')).not.toBeInTheDocument()
+    expect(screen.getByTestId('elicitation-choices')).toHaveTextContent("Decline tells Files you won't answer. Cancel dismisses this without an answer")
+  })
+
   it('validates on the client before sending, then accepts with typed values', async () => {
     const user = userEvent.setup()
     render(<DialogHost />)

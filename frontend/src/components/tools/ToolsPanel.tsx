@@ -27,6 +27,12 @@ function stateText(c: SessionConnector): string {
   }
 }
 
+/** "12 tools on", "No tools on": what the model can call in this chat. */
+function onLabel(connectors: readonly SessionConnector[]): string {
+  const n = connectors.reduce((k, c) => k + (c.enabledInSession && c.available ? c.tools.filter((t) => t.enabled).length : 0), 0)
+  return n === 0 ? 'No tools on' : `${n} tool${n === 1 ? '' : 's'} on`
+}
+
 function ConnectorRow({c}: {c: SessionConnector}) {
   const expanded = useTools((s) => !!s.expanded[c.id])
   const pending = useTools((s) => s.pending)
@@ -211,8 +217,9 @@ export function ToolsPanel({sessionId}: {sessionId: string}) {
       <header className="tp-header">
         <div className="tp-title-block">
           <h2 className="tp-title">Tools for this chat</h2>
-          <span className="tp-revision" data-testid="tools-revision" title="Bumped by every change to this chat's tools">
-            {data ? `Tools revision ${data.revision}` : '\u00a0'}
+          {/* The revision is for diagnostics and tests, not for reading. */}
+          <span className="tp-revision" data-testid="tools-revision" data-revision={data?.revision}>
+            {data ? onLabel(data.connectors) : '\u00a0'}
           </span>
         </div>
         <button type="button" className="icon-btn" aria-label="Close the Tools panel" data-testid="tools-close" onClick={close}>
