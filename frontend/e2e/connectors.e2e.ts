@@ -7,6 +7,7 @@ import {afterAll, expect, test} from 'vitest'
 import {existsSync} from 'node:fs'
 import {join} from 'node:path'
 import type {Locator, Page} from 'playwright-core'
+import {expectReadable} from './chatkit'
 import {killAll, launchApp, repoRoot} from './harness'
 
 afterAll(killAll)
@@ -70,6 +71,7 @@ test.skipIf(!existsSync(everything))('a stdio connector becomes ready, breaks wi
     await expect.poll(async () => ((await error.count()) ? await error.textContent() : ''), {timeout: 30_000})
       .toContain('Cannot find module')
     expect(await error.textContent()).toContain(missing)
+    expectReadable(await error.textContent())
     expect(await card(page).getByTestId('connector-state').textContent()).toBe('Error')
     const stderr = card(page).getByTestId('connector-stderr')
     expect(await stderr.textContent()).toContain(`Error: Cannot find module '${missing}'`)

@@ -7,7 +7,7 @@ import {afterAll, expect, test} from 'vitest'
 import {existsSync} from 'node:fs'
 import {killAll, launchApp, startFakes} from './harness'
 import {
-  addApiKey, addStdioConnector, bodies, clearApiKeys, closeTools, everything, expectNoRejections, inKeyringSession,
+  addApiKey, addStdioConnector, bodies, clearApiKeys, closeTools, everything, expectNoRejections, expectReadable, inKeyringSession,
   lastAssistantText, lastCallResults, newChat, send, setConnector, userTexts, waitForReply,
 } from './chatkit'
 
@@ -51,6 +51,7 @@ test.skipIf(!existsSync(everything) || !inKeyringSession)('a turn cut by kill -9
     const err = page.getByTestId('run-error')
     await err.waitFor({timeout: 10_000})
     expect(await err.textContent()).toContain('closed before this reply finished')
+    expectReadable(await err.textContent())
     expect(await lastAssistantText(page)).toContain('The echo came back')
     await app.screenshot('crash-restarted')
 

@@ -2,6 +2,7 @@
 import {afterAll, expect, test} from 'vitest'
 import {existsSync, readFileSync, writeFileSync} from 'node:fs'
 import {join} from 'node:path'
+import {expectReadable} from './chatkit'
 import {killAll, launchApp, tempDataDir} from './harness'
 
 afterAll(killAll)
@@ -71,6 +72,7 @@ test('a damaged data file is reported with its path and left untouched', async (
   const err = app.page.getByTestId('store-error')
   await err.waitFor({timeout: 10_000})
   expect(await err.textContent()).toContain(file)
+  expectReadable(await err.textContent())
   await app.screenshot('store-error')
   expect(await app.quit()).toBe(0)
   expect(readFileSync(file).equals(garbage)).toBe(true)
