@@ -155,6 +155,8 @@ export interface LaunchOptions {
   env?: Record<string, string>
   /** Name used for log and screenshot files. */
   name?: string
+  /** The page's size (default 1280×800). */
+  viewport?: {width: number; height: number}
 }
 
 export interface AppHandle {
@@ -196,7 +198,7 @@ export async function launchApp(opts: LaunchOptions = {}): Promise<AppHandle> {
   const browser = await chromium.launchPersistentContext(profile, {
     executablePath: '/usr/bin/chromium',
     args: CHROMIUM_ARGS,
-    viewport: {width: 1280, height: 800},
+    viewport: opts.viewport ?? {width: 1280, height: 800},
   })
   const page = browser.pages()[0] ?? await browser.newPage()
   // The dev bridge's ipc.js throws "reading 'nodes'" once at load; it is
