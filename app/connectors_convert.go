@@ -28,6 +28,7 @@ func connectorFromInput(in ConnectorInputDTO, old *mcp.Connector) (mcp.Connector
 	}
 	var problems []string
 	c.Name = strings.Join(strings.Fields(in.Name), " ")
+	c.TrustReadOnlyHints = in.TrustReadOnlyHints
 	switch {
 	case c.Name == "":
 		problems = append(problems, "a name is required")
@@ -186,7 +187,7 @@ func connectorDTO(cfg mcp.Connector, st mcp.ConnectorStatus) ConnectorDTO {
 	dto := ConnectorDTO{
 		ID: cfg.ID, Name: cfg.DisplayName(), Transport: string(cfg.Transport), Enabled: !cfg.Disabled,
 		Command: cfg.Command, Args: nonNil(slices.Clone(cfg.Args)), Env: keyHints(cfg.Env), Cwd: cfg.Dir,
-		URL: cfg.URL, Headers: keyHints(cfg.Headers),
+		URL: cfg.URL, Headers: keyHints(cfg.Headers), TrustReadOnlyHints: cfg.TrustReadOnlyHints,
 		State: string(st.State), ToolCount: st.Tools, Error: st.Error, StderrTail: nonNil(slices.Clone(st.StderrTail)),
 		NeedsSignIn: st.NeedsSignIn, NextRetry: millis(st.RetryAt), Restarts: st.Restarts,
 		Server: st.Server, Protocol: st.Protocol, Since: millis(st.Since), CreatedAt: millis(cfg.CreatedAt),

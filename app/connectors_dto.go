@@ -33,6 +33,10 @@ type ConnectorDTO struct {
 	Headers []KeyValueDTO `json:"headers"`
 	OAuth   *OAuthDTO     `json:"oauth,omitempty"`
 
+	// TrustReadOnlyHints: the user chose to run the tools this server
+	// marks read-only without asking (off unless they turned it on).
+	TrustReadOnlyHints bool `json:"trustReadOnlyHints"`
+
 	// State is starting, ready, error, restarting or stopped.
 	State string `json:"state"`
 	// ToolCount is the number of tools while ready.
@@ -87,6 +91,9 @@ type ConnectorInputDTO struct {
 	URL       string             `json:"url,omitempty"`
 	Headers   []KeyValueInputDTO `json:"headers,omitempty"`
 	OAuth     *OAuthInputDTO     `json:"oauth,omitempty"`
+	// TrustReadOnlyHints runs the tools the server marks read-only
+	// without asking; false (the default) asks for them like any other.
+	TrustReadOnlyHints bool `json:"trustReadOnlyHints,omitempty"`
 }
 
 // TestToolDTO is a tool a tested server listed.

@@ -313,6 +313,9 @@ type ApprovalDTO struct {
 	Name      string `json:"name"`
 	Server    string `json:"server"`
 	Arguments string `json:"arguments"`
+	// ReadOnlyHint is set when the tool's server claims the tool only
+	// reads: the dialog says the claim is the server's, not Maestro's.
+	ReadOnlyHint bool `json:"readOnlyHint,omitempty"`
 }
 
 // SavedDTO is message:saved.

@@ -206,14 +206,17 @@ func TestAgentToolsOverlayAndCall(t *testing.T) {
 	if ov.Names["files.read"] != "files__read" {
 		t.Errorf("names = %v", ov.Names)
 	}
-	if info, ok := ov.Resolve("files__read"); !ok || info.Canonical != "files.read" || info.Server != "files" || !info.ReadOnly {
-		t.Errorf("Resolve(files__read) = %+v, %v", info, ok)
+	// The server's readOnlyHint is reported, and trusted only once the
+	// user turns TrustReadOnlyHints on for the connector.
+	if info, ok := ov.Resolve("files__read"); !ok || info.Canonical != "files.read" || info.Server != "files" ||
+		!info.ReadOnlyHint || info.TrustReadOnly || info.Builtin {
+		t.Errorf("Resolve(files__read) = %+v, %v; want the hint, untrusted", info, ok)
 	}
-	if info, ok := ov.Resolve("files__write"); !ok || info.ReadOnly {
+	if info, ok := ov.Resolve("files__write"); !ok || info.ReadOnlyHint {
 		t.Errorf("Resolve(files__write) = %+v, %v", info, ok)
 	}
-	if info, ok := ov.Resolve(mcp.SearchToolName); !ok || !info.ReadOnly {
-		t.Errorf("search_tools = %+v, %v", info, ok)
+	if info, ok := ov.Resolve(mcp.SearchToolName); !ok || !info.Builtin || info.TrustReadOnly {
+		t.Errorf("search_tools = %+v, %v; want built-in", info, ok)
 	}
 	if _, ok := ov.Resolve("nope"); ok {
 		t.Error("Resolve(nope) ok")
@@ -260,6 +263,18 @@ func TestAgentToolsOverlayAndCall(t *testing.T) {
 		t.Errorf("disabled tool = %+v", res)
 	}
 
+	trusted := c
+	trusted.TrustReadOnlyHints = true
+	if err := a.conns.sup.Update(ctx, trusted); err != nil {
+		t.Fatal(err)
+	}
+	if info, ok := ov.Resolve("files__read"); !ok || !info.ReadOnlyHint || !info.TrustReadOnly {
+		t.Errorf("Resolve(files__read) after trusting = %+v, %v; want a trusted hint", info, ok)
+	}
+	if err := a.conns.sup.WaitSettled(ctx, c.ID); err != nil {
+		t.Fatal(err)
+	}
+
 	// Without connectors a session has no tools and calls fail cleanly.
 	plain := AgentTools(New(Config{}))
 	if ov, err := plain.Overlay(ctx, s.ID, chat.ProviderOpenAI, nil); err != nil || len(ov.Tools) != 0 {
@@ -270,9 +285,11 @@ func TestAgentToolsOverlayAndCall(t *testing.T) {
 	}
 }
 
-// TestChatRunCallsMCPTool runs a whole turn: Gemini (the fake) calls a
-// read-only MCP tool of the session, which runs without approval, and the
-// result goes back to the model.
+// TestChatRunCallsMCPTool runs whole turns: Gemini (the fake) calls an
+// MCP tool its server marks read-only and the result goes back to the
+// model. The hint alone does not skip the question (the dialog is told the
+// claim is the server's); once the user trusts the connector's hints, the
+// tool runs without asking.
 func TestChatRunCallsMCPTool(t *testing.T) {
 	t.Parallel()
 	srv := geminifake.New(geminifake.WithAPIKey("test-key"))
@@ -307,6 +324,13 @@ func TestChatRunCallsMCPTool(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	q := ev.wait(t, EventApproval, nil).(ApprovalDTO)
+	if q.Name != "files.read" || !q.ReadOnlyHint {
+		t.Errorf("approval:needed = %+v; want files.read with the server's read-only claim", q)
+	}
+	if err := a.AnswerApproval(q.RequestID, "allow_once"); err != nil {
+		t.Fatal(err)
+	}
 	fin := ev.wait(t, EventRunFinished, func(d any) bool { f, ok := d.(FinishedDTO); return ok && f.RunID == sent.RunID }).(FinishedDTO)
 	if fin.Error != nil {
 		t.Fatalf("run failed: %+v", fin.Error)
@@ -315,11 +339,29 @@ func TestChatRunCallsMCPTool(t *testing.T) {
 	if done.Result == nil || !done.Result.Successful || !strings.Contains(done.Result.Data, "contents of notes.txt") {
 		t.Errorf("tool:finished = %+v", done.Result)
 	}
-	if n := len(ev.all(EventApproval)); n != 0 {
-		t.Errorf("a read-only tool asked for approval %d times", n)
-	}
 	step := ev.wait(t, EventRunStep, nil).(StepDTO)
 	if step.ToolsRevision != 1 || step.ToolCount != 5 {
 		t.Errorf("run:step = %+v; want revision 1 with 5 tools", step)
+	}
+
+	// The user trusts this connector's read-only hints: no question.
+	c.TrustReadOnlyHints = true
+	if err := a.conns.sup.Update(t.Context(), c); err != nil {
+		t.Fatal(err)
+	}
+	srv.Script.Push(
+		fake.Reply{ToolCalls: []fake.ToolCall{{Name: "files__read", Args: json.RawMessage(`{"path":"todo.txt"}`)}}},
+		fake.Reply{Text: "Nothing to do."},
+	)
+	sent, err = a.SendMessage(s.ID, "And todo.txt?")
+	if err != nil {
+		t.Fatal(err)
+	}
+	fin = ev.wait(t, EventRunFinished, func(d any) bool { f, ok := d.(FinishedDTO); return ok && f.RunID == sent.RunID }).(FinishedDTO)
+	if fin.Error != nil {
+		t.Fatalf("second run failed: %+v", fin.Error)
+	}
+	if n := len(ev.all(EventApproval)); n != 1 {
+		t.Errorf("approval:needed sent %d times in all; want 1 (none for the trusted connector)", n)
 	}
 }

@@ -25,11 +25,13 @@
 //     checkpointed at most once per checkpoint interval (a second); tool
 //     calls get a canonical id (chat.NewID) and their canonical name from
 //     the overlay, and keep the provider's id in ProviderIDs.
-//  4. The reply is stored complete. Its tool calls are approved (read-only
-//     tools, "allow all" sessions and granted tools without asking; "deny
-//     all" denies the rest; otherwise the Approver decides) and run in
-//     parallel, each result stored as it arrives in the step's one tool
-//     message. Unknown tools, denials and panics become error results the
+//  4. The reply is stored complete. Its tool calls are approved (Maestro's
+//     built-in search_tools always; "deny all" denies every other call;
+//     "allow all" sessions, granted tools and read-only-hinted tools of a
+//     connector whose hints the user trusts without asking; otherwise the
+//     Approver decides, told whether the server claims the tool only
+//     reads) and run in parallel, each result stored as it arrives in the
+//     step's one tool message. Unknown tools, denials and panics become error results the
 //     model reads; only Stop and infrastructure failures end the turn.
 //
 // Failures: a 401 refreshes the credential once (Reauthorizer) and

@@ -16,8 +16,11 @@ const objectSchema = `{"type":"object","properties":{"x":{"type":"integer"}}}`
 // fakeTool is one tool of the in-memory table. fn answers calls; nil
 // echoes the arguments back as data.
 type fakeTool struct {
-	readOnly bool
-	fn       func(ctx context.Context, args json.RawMessage, report func(agent.ToolUpdate)) chat.ToolResult
+	// readOnly is the server's readOnlyHint; trusted is the user's choice
+	// to run its connector's read-only tools without asking; builtin marks
+	// Maestro's own search_tools.
+	readOnly, trusted, builtin bool
+	fn                         func(ctx context.Context, args json.RawMessage, report func(agent.ToolUpdate)) chat.ToolResult
 }
 
 // fakeTools is an in-memory tool table with a revision, standing in for the
@@ -37,6 +40,8 @@ func newFakeTools() *fakeTools {
 	ft.set("srv.echo", fakeTool{})
 	ft.set("srv.read", fakeTool{readOnly: true})
 	ft.set("srv.write", fakeTool{})
+	ft.set("trusted.read", fakeTool{readOnly: true, trusted: true})
+	ft.set("trusted.write", fakeTool{trusted: true})
 	return ft
 }
 
@@ -78,7 +83,8 @@ func (f *fakeTools) Overlay(_ context.Context, _, _ string, _ []string) (agent.O
 			InputSchema: json.RawMessage(objectSchema)})
 		ov.Names[n] = e
 		server, _, _ := strings.Cut(n, ".")
-		info[e] = agent.ToolInfo{Canonical: n, Server: server, ReadOnly: f.tools[n].readOnly}
+		t := f.tools[n]
+		info[e] = agent.ToolInfo{Canonical: n, Server: server, ReadOnlyHint: t.readOnly, TrustReadOnly: t.trusted, Builtin: t.builtin}
 	}
 	ov.Resolve = func(e string) (agent.ToolInfo, bool) {
 		ti, ok := info[e]

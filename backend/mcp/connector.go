@@ -83,6 +83,11 @@ type Connector struct {
 	// ResultCap caps the data of a result sent to the model, in bytes
 	// (DefaultResultCap when 0).
 	ResultCap int `json:"resultCap,omitempty"`
+	// TrustReadOnlyHints is the user's choice to run the tools this
+	// connector's server marks read-only (readOnlyHint) without asking, in
+	// sessions that ask. Off by default: the hint is the server's claim,
+	// and a hostile server can put it on a tool that sends data away.
+	TrustReadOnlyHints bool `json:"trustReadOnlyHints,omitempty"`
 
 	CreatedAt time.Time `json:"createdAt,omitzero"`
 }
