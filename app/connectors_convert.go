@@ -25,6 +25,7 @@ func connectorFromInput(in ConnectorInputDTO, old *mcp.Connector) (mcp.Connector
 	if old != nil {
 		c = old.Clone()
 		c.Command, c.Args, c.Env, c.Dir, c.URL, c.Headers, c.OAuth = "", nil, nil, "", "", nil, nil
+		// ArgSecrets stay, for the ${secret:N} references the form kept.
 	}
 	var problems []string
 	c.Name = strings.Join(strings.Fields(in.Name), " ")
@@ -56,6 +57,9 @@ func connectorFromInput(in ConnectorInputDTO, old *mcp.Connector) (mcp.Connector
 		if len(in.Args) > 0 {
 			c.Args = slices.Clone(in.Args)
 		}
+		if _, err := c.HideArgSecrets(in.SecretArgs); err != nil {
+			problems = append(problems, err.Error())
+		}
 		c.Dir = strings.TrimSpace(in.Cwd)
 		if c.Dir != "" && !filepath.IsAbs(c.Dir) {
 			problems = append(problems, fmt.Sprintf("the working directory %q is not an absolute path", c.Dir))
@@ -67,6 +71,7 @@ func connectorFromInput(in ConnectorInputDTO, old *mcp.Connector) (mcp.Connector
 		}
 	case mcp.TransportHTTP, mcp.TransportSSE:
 		c.Transport = kind
+		c.ArgSecrets = nil
 		c.URL = strings.TrimSpace(in.URL)
 		headers, errs := keyValues("header", in.Headers, oldHeaders, validHeaderName)
 		c.Headers, problems = headers, append(problems, errs...)
@@ -86,7 +91,7 @@ func connectorFromInput(in ConnectorInputDTO, old *mcp.Connector) (mcp.Connector
 			}
 			c.OAuth = o
 		}
-		if strings.TrimSpace(in.Command) != "" || len(in.Args) > 0 || len(in.Env) > 0 || strings.TrimSpace(in.Cwd) != "" {
+		if strings.TrimSpace(in.Command) != "" || len(in.Args) > 0 || len(in.SecretArgs) > 0 || len(in.Env) > 0 || strings.TrimSpace(in.Cwd) != "" {
 			problems = append(problems, "command, arguments, environment and working directory are for stdio connectors")
 		}
 	case "":

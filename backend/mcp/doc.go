@@ -10,10 +10,13 @@
 // directory), streamable HTTP or SSE (url, headers, optional OAuth), or an
 // in-process Go server. The Supervisor stores configs through a
 // ConnectorStore (backend/store) with the secret values (env and header
-// values, client secrets) in a SecretStore (the keychain), never in the
-// store; ParseServersFile, Supervisor.Import and Supervisor.Export read and
-// write Claude Desktop's mcpServers files, reporting per entry what was
-// imported or skipped and why.
+// values, the secret parts of arguments, client secrets) in a SecretStore
+// (the keychain), never in the store: an argument keeps a ${secret:N}
+// reference in place of its secret (argsecrets.go), and only the process
+// gets the value. ParseServersFile, Supervisor.Import and Supervisor.Export
+// read and write Claude Desktop's mcpServers files, reporting per entry
+// what was imported or skipped and why; arguments that look like secrets
+// are moved to the keychain on import.
 //
 // Supervisor.Start loads the configs and starts every enabled connector in
 // its own goroutine, each within its own init timeout (start, initialize

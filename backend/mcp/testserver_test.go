@@ -108,6 +108,10 @@ func newTestServer(ev *testEvents) *server.MCPServer {
 				}
 			}
 		})
+	srv.AddTool(mcpgo.NewTool("args", mcpgo.WithDescription("The server's command-line arguments")),
+		func(ctx context.Context, req mcpgo.CallToolRequest) (*mcpgo.CallToolResult, error) {
+			return mcpgo.NewToolResultText(strings.Join(os.Args[1:], " ")), nil
+		})
 	srv.AddTool(mcpgo.NewTool("crash", mcpgo.WithDescription("Exit the server mid-call")),
 		func(ctx context.Context, req mcpgo.CallToolRequest) (*mcpgo.CallToolResult, error) {
 			fmt.Fprintln(os.Stderr, "crashing on purpose")
