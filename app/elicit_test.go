@@ -98,7 +98,8 @@ func startAskApp(t *testing.T, opened ...chan string) (*connApp, *geminifake.Ser
 		t.Fatal(err)
 	}
 	defer cancel()
-	c := mcp.Connector{ID: chat.NewID(), Name: "Asker", Transport: mcp.TransportInProcess, Command: "asker", LogLevel: "info"}
+	// The user trusts this connector's read-only hints: its tools run without a question.
+	c := mcp.Connector{ID: chat.NewID(), Name: "Asker", Transport: mcp.TransportInProcess, Command: "asker", LogLevel: "info", TrustReadOnlyHints: true}
 	a.conns.remember(c)
 	if c, err = cn.sup.Add(ctx, c); err != nil {
 		t.Fatal(err)

@@ -388,3 +388,28 @@ func roles(msgs []chat.Message) string {
 	}
 	return strings.Join(rs, ",")
 }
+
+// TestRefusedImageNoteReachesTheModel: an image Maestro refused (too large
+// for the providers) is an attachment with no data and a note; every
+// provider's follow-up request carries the note as text.
+func TestRefusedImageNoteReachesTheModel(t *testing.T) {
+	t.Parallel()
+	const note = "[image/png left out: the server sent 26 MiB of base64, more than Maestro reads]"
+	for _, p := range allProviders {
+		t.Run(p, func(t *testing.T) {
+			t.Parallel()
+			h := newHarness(t, p)
+			h.tools.set("srv.shot", fakeTool{fn: func(context.Context, json.RawMessage, func(agent.ToolUpdate)) chat.ToolResult {
+				return chat.ToolResult{Successful: true, Data: json.RawMessage(`{"text":"a picture"}`),
+					Attachments: []chat.Attachment{{Type: "image", MIMEType: "image/png", Text: note}}}
+			}})
+			h.script(p).Push(fake.Reply{ToolCalls: []fake.ToolCall{call("srv__shot", `{}`)}}, fake.Reply{Text: "ok"})
+			if _, err := h.run(t.Context(), user("screenshot"), nil); err != nil {
+				t.Fatalf("Run: %v", err)
+			}
+			if body := string(h.requests(p)[1].Body); !strings.Contains(body, "more than Maestro reads") {
+				t.Errorf("follow-up request lacks the note: %s", body)
+			}
+		})
+	}
+}

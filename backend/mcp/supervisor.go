@@ -40,6 +40,8 @@ type Supervisor struct {
 	maxFails   int
 	ping       time.Duration
 	logger     *slog.Logger
+	readLimits ReadLimits
+	results    ResultLimits
 
 	// base is the lifetime of the connector goroutines, cancelled by
 	// Close. It is not a request context: no request outlives it.
@@ -134,6 +136,19 @@ func WithPingInterval(d time.Duration) SupervisorOption {
 	return func(s *Supervisor) { s.ping = d }
 }
 
+// WithReadLimits bounds what is read from servers, per message
+// (readlimit.go; zero fields take the defaults).
+func WithReadLimits(l ReadLimits) SupervisorOption {
+	return func(s *Supervisor) { s.readLimits = l.withDefaults() }
+}
+
+// WithResultLimits bounds the copies of a tool result (the model's, the
+// stored one; zero fields take the defaults). A connector's ResultCap
+// overrides the model's.
+func WithResultLimits(l ResultLimits) SupervisorOption {
+	return func(s *Supervisor) { s.results = l.withDefaults() }
+}
+
 // WithLogger sets the logger for supervisor diagnostics (default: discard).
 func WithLogger(l *slog.Logger) SupervisorOption {
 	return func(s *Supervisor) { s.logger = l }
@@ -152,6 +167,8 @@ func NewSupervisor(opts ...SupervisorOption) *Supervisor {
 		logger:     slog.New(slog.DiscardHandler),
 		runners:    map[string]*runner{},
 		roots:      map[string][]Root{},
+		readLimits: ReadLimits{}.withDefaults(),
+		results:    ResultLimits{}.withDefaults(),
 	}
 	for _, o := range opts {
 		o(s)
