@@ -12,6 +12,8 @@ import (
 	mcpgo "github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
 	"go.uber.org/goleak"
+
+	"maestro/backend/mcp/hostile"
 )
 
 // The test binary doubles as a stdio MCP server: with
@@ -35,6 +37,16 @@ func TestMain(m *testing.M) {
 		os.Exit(1)
 	case "hang":
 		time.Sleep(time.Hour)
+	case "garbage": // a banner on stdout, where only JSON-RPC belongs
+		fmt.Println("Server v1.0 listening on stdio")
+		fmt.Println("ready.")
+		time.Sleep(time.Hour)
+	case "hostile", "hostile-deep":
+		if err := server.ServeStdio(hostile.New(hostile.Options{DeepSchema: mode == "hostile-deep"})); err != nil {
+			fmt.Fprintln(os.Stderr, err)
+			os.Exit(2)
+		}
+		os.Exit(0)
 	default:
 		srv := newTestServer(nil)
 		if err := server.ServeStdio(srv); err != nil {
