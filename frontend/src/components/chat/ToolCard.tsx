@@ -10,6 +10,7 @@ import {useRuns} from '../../stores/runs'
 import {Elapsed, JsonBlock, ToolLogs, ToolProgress} from './ToolParts'
 import {ToolResultView} from './ToolResultView'
 import {ToolSection} from './ToolSection'
+import {ToolName} from '../tools/ToolName'
 
 const STATUS_ICON: Record<ToolStatus, LucideIcon> = {
   preparing: LoaderCircle,
@@ -82,9 +83,7 @@ export function ToolCard({callId, part, result, pendingStatus = 'stopped'}: Prop
           <Wrench size={14} />
         </span>
         <span className="tool-title">
-          <span className="tool-name" data-testid="tool-name">
-            {tool}
-          </span>
+          <ToolName name={tool} className="tool-name" testId="tool-name" />
           {server && (
             <span className="tool-server" data-testid="tool-server">
               {server}

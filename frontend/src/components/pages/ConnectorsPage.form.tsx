@@ -8,6 +8,7 @@ import {toastError} from '../../stores/toasts'
 import {Modal} from '../dialogs/Modal'
 import {Switch} from '../tools/Switch'
 import {hasOpenQuote, joinArgs, splitArgs} from './ConnectorsPage.args'
+import {type SecretChoices, SecretArgs, secretIndexes, useSuggestedSecrets} from './ConnectorsPage.secrets'
 
 interface Row {
   id: number
@@ -33,6 +34,10 @@ interface FormState {
   clientSecret: string
   keepClientSecret: boolean
   scopes: string
+  /** Run the tools the server marks read-only without asking (off by default). */
+  trustReadOnly: boolean
+  /** The user's lock choices for arguments, by argument text. */
+  secrets: SecretChoices
 }
 
 let nextRow = 1
@@ -60,6 +65,8 @@ function initial(c?: Connector): FormState {
     clientSecret: '',
     keepClientSecret: !!c?.oauth?.hasClientSecret,
     scopes: c?.oauth?.scopes.join(' ') ?? '',
+    trustReadOnly: !!c?.trustReadOnlyHints,
+    secrets: {},
   }
 }
 
@@ -69,11 +76,23 @@ function rows(list: Row[]): KeyValueInput[] {
     .map((r) => (r.keep && r.value === '' ? {key: r.key.trim(), value: '', keep: true} : {key: r.key.trim(), value: r.value}))
 }
 
-/** The form as SaveConnector and TestConnector take it: only the chosen transport's fields. */
-export function toInput(f: FormState, id?: string): ConnectorInput {
-  const base = {id: id || undefined, name: f.name.trim(), transport: f.transport}
+/**
+ * The form as SaveConnector and TestConnector take it: only the chosen
+ * transport's fields. suggested are the arguments Go says look secret.
+ */
+export function toInput(f: FormState, id?: string, suggested: ReadonlySet<string> = new Set()): ConnectorInput {
+  const base = {id: id || undefined, name: f.name.trim(), transport: f.transport, trustReadOnlyHints: f.trustReadOnly || undefined}
   if (f.transport === 'stdio') {
-    return {...base, command: f.command.trim(), args: splitArgs(f.args), env: rows(f.env), cwd: f.cwd.trim() || undefined}
+    const args = splitArgs(f.args)
+    const secretArgs = secretIndexes(args, f.secrets, suggested)
+    return {
+      ...base,
+      command: f.command.trim(),
+      args,
+      ...(secretArgs.length ? {secretArgs} : {}),
+      env: rows(f.env),
+      cwd: f.cwd.trim() || undefined,
+    }
   }
   const remote: ConnectorInput = {...base, url: f.url.trim(), headers: rows(f.headers)}
   if (f.transport === 'http' && f.oauth) {
@@ -166,7 +185,7 @@ function TestOutcome({result}: {result: TestResult}) {
           <ul className="cf-test-tools">
             {result.tools.map((t) => (
               <li key={t.name} className="cf-test-tool" title={t.description}>
-                {t.readOnly && <Eye size={11} aria-label="read-only" />}
+                {t.readOnly && <Eye size={11} aria-label="read-only (the server's claim)" />}
                 {t.name}
               </li>
             ))}
@@ -200,6 +219,8 @@ export function ConnectorForm({connector, onClose}: {connector?: Connector; onCl
     setError(null)
   }
   const openQuote = f.transport === 'stdio' && hasOpenQuote(f.args)
+  const args = f.transport === 'stdio' ? splitArgs(f.args) : []
+  const suggested = useSuggestedSecrets(args)
 
   async function onSubmit(e: FormEvent) {
     e.preventDefault()
@@ -207,7 +228,7 @@ export function ConnectorForm({connector, onClose}: {connector?: Connector; onCl
     setSaving(true)
     setError(null)
     try {
-      await useConnectors.getState().save(toInput(f, connector?.id))
+      await useConnectors.getState().save(toInput(f, connector?.id, suggested))
       onClose()
     } catch (err) {
       setError(toAppError(err).message)
@@ -221,7 +242,7 @@ export function ConnectorForm({connector, onClose}: {connector?: Connector; onCl
     setTested(null)
     setError(null)
     try {
-      setTested(await useConnectors.getState().test(toInput(f, connector?.id)))
+      setTested(await useConnectors.getState().test(toInput(f, connector?.id, suggested)))
     } catch (err) {
       setError(toAppError(err).message)
     } finally {
@@ -325,6 +346,7 @@ export function ConnectorForm({connector, onClose}: {connector?: Connector; onCl
                   ? 'A quote is not closed: it runs to the end of the line.'
                   : 'Separated by spaces; quote an argument that contains spaces.'}
               </p>
+              <SecretArgs args={args} choices={f.secrets} suggested={suggested} onChange={(secrets) => set({secrets})} />
             </div>
             <KeyValueRows
               label="Environment"
@@ -429,6 +451,25 @@ export function ConnectorForm({connector, onClose}: {connector?: Connector; onCl
             )}
           </>
         )}
+
+        <div className="cf-field cf-trust">
+          <div className="cf-oauth-head">
+            <Switch
+              checked={f.trustReadOnly}
+              onChange={(trustReadOnly) => set({trustReadOnly})}
+              label="Run the tools this server marks read-only without asking"
+              testId="connector-trust-readonly"
+            />
+            <div>
+              <span className="cf-oauth-title">Run the tools this server marks read-only without asking</span>
+              <p className="field-hint cf-oauth-hint" data-testid="connector-trust-hint">
+                Which tools are read-only is the server&rsquo;s own claim, and Maestro cannot check it: a server can mark a tool
+                that sends your data away as read-only. Leave this off unless you trust this server. Chats set to deny all
+                still deny every tool.
+              </p>
+            </div>
+          </div>
+        </div>
 
         {tested && <TestOutcome result={tested} />}
         {error && (
