@@ -44,6 +44,15 @@
 // without calling anything, and a server that dies mid-call gives an error
 // for that call and is restarted.
 //
+// A server is not trusted (docs/SECURITY.md). What it sends is bounded
+// before mcp-go reads it (boundedReader and boundedTransport: long strings
+// cut, oversized base64 dropped, messages too large or too deep refused,
+// stdout lines that are not JSON reported), every copy of a result is
+// bounded by ResultLimits (Normalize, fitAttachments), and what its
+// notifications cause is rate-limited (ratelimit.go). Annotations are
+// shown, never trusted: approvals are the agent's, per the session's policy
+// and the user's per-connector Connector.TrustReadOnlyHints.
+//
 // Servers' requests go to small interfaces the app backs: Sampler
 // (sampling/createMessage), Elicitor (elicitation/create; forms are parsed
 // into a Form whose defaults are filled in and whose answer is validated;
@@ -134,8 +143,10 @@
 //     or Close, which cancel its context and wait for it. It alone creates
 //     and closes the connector's links (one live connection each), so it
 //     owns the server process; it sleeps between restarts.
-//   - per link: mcp-go's transport reader (stdio: reads stdout until EOF;
-//     HTTP: the listening GET stream and the response streams), and for
+//   - per link: mcp-go's transport reader (stdio: reads stdout, through
+//     the link's boundedReader, until EOF; HTTP: the listening GET stream
+//     and the response streams, each body through its own boundedReader,
+//     which only that reader goroutine uses), and for
 //     stdio the process waiter and the stderr reader. Closing the link
 //     closes the transport, stops the process (stdin closed, then SIGTERM
 //     to its process group after 2s, then SIGKILL after 2s more) and waits

@@ -245,28 +245,45 @@ func (b *boundedReader) finish() []byte {
 	return append(m.out, nl...)
 }
 
-// boundedTransport bounds the JSON and event-stream bodies of a remote
-// server's responses (the HTTP transports' counterpart of the stdio
-// reader). Other bodies (error pages, which mcp-go reads whole with
-// io.ReadAll) pass as they are.
+// maxOtherBody bounds a response body that is not a JSON-RPC message (an
+// error page, which mcp-go reads whole with io.ReadAll to quote it).
+const maxOtherBody = 1 << 20
+
+// boundedTransport bounds the bodies of a remote server's responses (the
+// HTTP transports' counterpart of the stdio reader): JSON and event-stream
+// bodies through a boundedReader, any other body to its first
+// maxOtherBody bytes.
 type boundedTransport struct {
 	next http.RoundTripper
 	lim  ReadLimits
 	note func(string)
 }
 
+// limitedBody is the first n bytes of an HTTP body, closing the body.
+type limitedBody struct {
+	io.Reader
+	io.Closer
+}
+
 func (t boundedTransport) RoundTrip(req *http.Request) (*http.Response, error) {
 	resp, err := t.next.RoundTrip(req)
-	if err != nil || resp.Body == nil || resp.StatusCode >= 300 {
+	if err != nil || resp.Body == nil {
 		return resp, err
 	}
-	var frame framing
-	switch mt, _, _ := mime.ParseMediaType(resp.Header.Get("Content-Type")); mt {
-	case "application/json":
+	frame := frameLines
+	switch mt, _, _ := mime.ParseMediaType(resp.Header.Get("Content-Type")); {
+	case resp.StatusCode >= 300:
+	case mt == "application/json":
 		frame = frameBody
-	case "text/event-stream":
+	case mt == "text/event-stream":
 		frame = frameSSE
-	default:
+	}
+	if frame == frameLines {
+		if resp.ContentLength < 0 || resp.ContentLength > maxOtherBody {
+			resp.Body = limitedBody{io.LimitReader(resp.Body, maxOtherBody), resp.Body}
+			resp.ContentLength = -1
+			resp.Header.Del("Content-Length")
+		}
 		return resp, nil
 	}
 	resp.Body = newBoundedReader(resp.Body, frame, t.lim, t.note)

@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"net/http"
+	"net/http/httptest"
 	"strings"
 	"testing"
 	"unicode/utf8"
@@ -176,4 +178,54 @@ func FuzzBoundedReader(f *testing.F) {
 			t.Fatalf("valid UTF-8 became invalid: %q", got)
 		}
 	})
+}
+
+type fixedResponse struct {
+	status int
+	ctype  string
+	body   string
+}
+
+func (f fixedResponse) RoundTrip(*http.Request) (*http.Response, error) {
+	return &http.Response{StatusCode: f.status, Header: http.Header{"Content-Type": {f.ctype}, "Content-Length": {fmt.Sprint(len(f.body))}},
+		Body: io.NopCloser(strings.NewReader(f.body)), ContentLength: int64(len(f.body))}, nil
+}
+
+// TestBoundedTransport: remote servers' bodies are bounded like stdio's
+// lines: JSON and event streams message by message, anything else (an
+// error page mcp-go reads whole) to its first MiB.
+func TestBoundedTransport(t *testing.T) {
+	t.Parallel()
+	long := strings.Repeat("z", 3<<20)
+	tests := []struct {
+		name    string
+		resp    fixedResponse
+		maxLen  int
+		contain string
+	}{
+		{"a JSON body", fixedResponse{200, "application/json", `{"jsonrpc":"2.0","id":1,"result":{"t":"` + long + `"}}`}, DefaultReadString + 200, "the server sent 3145728 bytes"},
+		{"an event stream", fixedResponse{200, "text/event-stream; charset=utf-8", "event: message\ndata: {\"id\":1,\"result\":{\"t\":\"" + long + "\"}}\n\n"}, DefaultReadString + 200, "the server sent 3145728 bytes"},
+		{"an error page", fixedResponse{500, "text/html", long}, maxOtherBody, "zzz"},
+		{"another type", fixedResponse{200, "text/plain", long}, maxOtherBody, "zzz"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			resp, err := boundedTransport{next: tt.resp}.RoundTrip(httptest.NewRequest("POST", "http://x/mcp", nil))
+			if err != nil {
+				t.Fatal(err)
+			}
+			b, err := io.ReadAll(resp.Body)
+			if err != nil {
+				t.Fatal(err)
+			}
+			_ = resp.Body.Close()
+			if len(b) > tt.maxLen || !strings.Contains(string(b), tt.contain) {
+				t.Errorf("body: %d bytes (want at most %d) containing %q: %q…", len(b), tt.maxLen, tt.contain, b[:min(len(b), 100)])
+			}
+			if resp.ContentLength > 0 && resp.ContentLength != int64(len(b)) {
+				t.Errorf("ContentLength %d for a %d-byte body", resp.ContentLength, len(b))
+			}
+		})
+	}
 }
