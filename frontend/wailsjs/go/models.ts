@@ -397,6 +397,7 @@ export namespace app {
 	    data?: string;
 	    error?: string;
 	    truncated?: boolean;
+	    size?: number;
 	    durationMs?: number;
 	    attachments?: AttachmentDTO[];
 	    raw?: string;
@@ -413,6 +414,7 @@ export namespace app {
 	        this.data = source["data"];
 	        this.error = source["error"];
 	        this.truncated = source["truncated"];
+	        this.size = source["size"];
 	        this.durationMs = source["durationMs"];
 	        this.attachments = this.convertValues(source["attachments"], AttachmentDTO);
 	        this.raw = source["raw"];
