@@ -1,21 +1,16 @@
 package app
 
 import (
-	"context"
 	"encoding/json"
-	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"runtime"
 	"strings"
 	"testing"
 
-	"maestro/backend/agent"
 	"maestro/backend/chat"
 	"maestro/backend/mcp"
 	"maestro/backend/providers/fake"
-	"maestro/backend/providers/gemini"
-	"maestro/backend/providers/gemini/geminifake"
 )
 
 // The hostile-server suite, agent side: the hostile server runs as a real
@@ -32,48 +27,28 @@ type hostileApp struct {
 
 func startHostileApp(t *testing.T, mode chat.ApprovalMode) *hostileApp {
 	t.Helper()
-	srv := geminifake.New(geminifake.WithAPIKey("test-key"))
-	hs := httptest.NewServer(srv)
-	t.Cleanup(hs.Close)
-	ev := &connEvents{}
-	dir := t.TempDir()
-	a := New(Config{Version: "test", DataDir: dir, Runtime: Runtime{Emit: ev.emit}})
-	EnableConnectors(a, ConnectorsDeps{Secrets: mcp.NewMemorySecrets()})
-	EnableChat(a, ChatDeps{
-		Models: agent.ModelsFunc(func(context.Context, string) (agent.Model, error) {
-			return gemini.New(gemini.WithBaseURL(hs.URL), gemini.WithAPIKey("test-key")), nil
-		}),
-		Tools: AgentTools(a),
-	})
-	Hooks(a).Startup(t.Context())
-	t.Cleanup(func() { Hooks(a).Shutdown(context.Background()) })
-	h := &hostileApp{connApp: &connApp{App: a, ev: ev, dir: dir}, script: srv.Script}
+	ca, srv := startToolChat(t, Runtime{})
+	h := &hostileApp{connApp: ca, script: srv.Script}
 	exe, err := os.Executable()
 	if err != nil {
 		t.Fatal(err)
 	}
-	c, err := a.SaveConnector(ConnectorInputDTO{Name: "Hostile", Transport: "stdio", Command: exe,
+	c, err := h.SaveConnector(ConnectorInputDTO{Name: "Hostile", Transport: "stdio", Command: exe,
 		Env: []KeyValueInputDTO{{Key: hostileEnv, Value: "1"}}})
 	if err != nil {
 		t.Fatal(err)
 	}
-	ev.wait(t, EventConnectorState, stateIs(c.ID, "ready"))
-	s, _ := a.CreateSession("")
-	if _, err := a.SetSessionModel(s.ID, chat.ProviderGemini, "gemini-2.5-pro"); err != nil {
-		t.Fatal(err)
-	}
-	if _, err := a.SetSessionConnector(s.ID, c.ID, true); err != nil {
-		t.Fatal(err)
-	}
-	st, ctx, cancel, err := a.ready()
+	h.ev.wait(t, EventConnectorState, stateIs(c.ID, "ready"))
+	s := h.chatWith(t, c.ID)
+	st, ctx, cancel, err := h.ready()
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer cancel()
-	if _, err := st.UpdateSession(ctx, s.ID, func(s *chat.Session) error { s.Approval = mode; return nil }); err != nil {
+	if _, err := st.UpdateSession(ctx, s, func(s *chat.Session) error { s.Approval = mode; return nil }); err != nil {
 		t.Fatal(err)
 	}
-	h.session, h.conn = s.ID, c.ID
+	h.session, h.conn = s, c.ID
 	return h
 }
 

@@ -3,7 +3,6 @@ package app
 import (
 	"context"
 	"encoding/json"
-	"net/http/httptest"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -18,8 +17,6 @@ import (
 	"maestro/backend/chat"
 	"maestro/backend/mcp"
 	"maestro/backend/providers/fake"
-	"maestro/backend/providers/gemini"
-	"maestro/backend/providers/gemini/geminifake"
 )
 
 // filesServer is an in-process mcp-go server: read (read-only), write,
@@ -295,35 +292,15 @@ func TestAgentToolsOverlayAndCall(t *testing.T) {
 // tool runs without asking.
 func TestChatRunCallsMCPTool(t *testing.T) {
 	t.Parallel()
-	srv := geminifake.New(geminifake.WithAPIKey("test-key"))
-	hs := httptest.NewServer(srv)
-	t.Cleanup(hs.Close)
-	ev := &connEvents{}
-	a := New(Config{Version: "test", DataDir: t.TempDir(), Runtime: Runtime{Emit: ev.emit}})
-	EnableConnectors(a, ConnectorsDeps{Secrets: mcp.NewMemorySecrets(),
-		Options: []mcp.SupervisorOption{mcp.WithInProcessServer("files", filesServer())}})
-	EnableChat(a, ChatDeps{
-		Models: agent.ModelsFunc(func(context.Context, string) (agent.Model, error) {
-			return gemini.New(gemini.WithBaseURL(hs.URL), gemini.WithAPIKey("test-key")), nil
-		}),
-		Tools: AgentTools(a),
-	})
-	Hooks(a).Startup(t.Context())
-	t.Cleanup(func() { Hooks(a).Shutdown(context.Background()) })
-	ca := &connApp{App: a, ev: ev}
+	ca, srv := startToolChat(t, Runtime{}, mcp.WithInProcessServer("files", filesServer()))
+	a, ev := ca.App, ca.ev
 	c := addFiles(t, ca)
-	s, _ := a.CreateSession("")
-	if _, err := a.SetSessionModel(s.ID, chat.ProviderGemini, "gemini-2.5-pro"); err != nil {
-		t.Fatal(err)
-	}
-	if _, err := a.SetSessionConnector(s.ID, c.ID, true); err != nil {
-		t.Fatal(err)
-	}
+	sid := ca.chatWith(t, c.ID)
 	srv.Script.Push(
 		fake.Reply{ToolCalls: []fake.ToolCall{{Name: "files__read", Args: json.RawMessage(`{"path":"notes.txt"}`)}}},
 		fake.Reply{Text: "The file says hello."},
 	)
-	sent, err := a.SendMessage(s.ID, "What is in notes.txt?")
+	sent, err := a.SendMessage(sid, "What is in notes.txt?")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -356,7 +333,7 @@ func TestChatRunCallsMCPTool(t *testing.T) {
 		fake.Reply{ToolCalls: []fake.ToolCall{{Name: "files__read", Args: json.RawMessage(`{"path":"todo.txt"}`)}}},
 		fake.Reply{Text: "Nothing to do."},
 	)
-	sent, err = a.SendMessage(s.ID, "And todo.txt?")
+	sent, err = a.SendMessage(sid, "And todo.txt?")
 	if err != nil {
 		t.Fatal(err)
 	}

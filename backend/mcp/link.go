@@ -263,15 +263,6 @@ func (l *link) startError(err error, initCtx context.Context) error {
 	return fmt.Errorf("%w%s%s", err, l.noiseNote(), l.tail())
 }
 
-// noiseNote says what a stdio server wrote to stdout instead of JSON-RPC,
-// for an error message: a server that prints a banner there never answers.
-func (l *link) noiseNote() string {
-	if d := l.noise.describe(); d != "" {
-		return "; " + d + " (an MCP server on stdio must write only JSON-RPC to stdout, and its logs to stderr)"
-	}
-	return ""
-}
-
 // tail quotes the last stderr lines of this link, for an error message.
 func (l *link) tail() string {
 	lines := quoteTail(l.r.logs.stderrTail(l.started, tailLines), quoteLines)
@@ -674,13 +665,3 @@ func (h *linkLogHandler) Handle(_ context.Context, rec slog.Record) error {
 
 func (h *linkLogHandler) WithAttrs([]slog.Attr) slog.Handler { return h }
 func (h *linkLogHandler) WithGroup(string) slog.Handler      { return h }
-
-// readNote logs what the bounded reader cut or dropped.
-func (l *link) readNote(s string) { l.r.log(SourceMaestro, "warning", "", s) }
-
-// stdoutNoise logs a line a stdio server wrote to stdout that is not
-// JSON-RPC (mcp-go would skip it silently) and keeps it for the error.
-func (l *link) stdoutNoise(excerpt string, size int) {
-	l.noise.add(excerpt)
-	l.r.log(SourceMaestro, "warning", "", fmt.Sprintf("the server wrote to stdout a line that is not JSON-RPC (%s): %q; MCP servers write only JSON-RPC there, and logs to stderr", humanSize(size), excerpt))
-}

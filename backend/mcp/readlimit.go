@@ -9,7 +9,6 @@ import (
 	"net/http"
 	"regexp"
 	"strconv"
-	"sync"
 )
 
 // What Maestro reads from a server is bounded before mcp-go sees it.
@@ -290,35 +289,4 @@ func (t boundedTransport) RoundTrip(req *http.Request) (*http.Response, error) {
 	resp.ContentLength = -1
 	resp.Header.Del("Content-Length")
 	return resp, nil
-}
-
-// noise keeps what a stdio server wrote to stdout that is not JSON-RPC:
-// how many lines, and the first one (bounded), for the error that says why
-// the server did not start. mu guards the rest.
-type noise struct {
-	mu    sync.Mutex
-	lines int
-	first string
-}
-
-func (n *noise) add(excerpt string) {
-	n.mu.Lock()
-	defer n.mu.Unlock()
-	if n.lines == 0 {
-		n.first = excerpt
-	}
-	n.lines++
-}
-
-// describe says what the server wrote, or "" when nothing.
-func (n *noise) describe() string {
-	n.mu.Lock()
-	defer n.mu.Unlock()
-	switch n.lines {
-	case 0:
-		return ""
-	case 1:
-		return fmt.Sprintf("the server wrote to stdout a line that is not JSON-RPC: %q", n.first)
-	}
-	return fmt.Sprintf("the server wrote to stdout %d lines that are not JSON-RPC, the first: %q", n.lines, n.first)
 }

@@ -30,13 +30,19 @@ describe.skipIf(!existsSync(hostileBinary) || !inKeyringSession)('a hostile MCP 
 
   afterAll(() => shutdown(app, fakes))
 
-  test('a tool that claims to be read-only still needs the user, who is told the claim is the server\'s', async () => {
-    const {page} = app
+  /** A new chat on Claude's fake with the hostile connector on; returns the fake's script. */
+  async function hostileChat() {
     const script = fakes.script(P)
     await script.reset()
-    await newChat(page, P)
-    await setConnector(page, connectorId, true)
-    await closeTools(page)
+    await newChat(app.page, P)
+    await setConnector(app.page, connectorId, true)
+    await closeTools(app.page)
+    return script
+  }
+
+  test('a tool that claims to be read-only still needs the user, who is told the claim is the server\'s', async () => {
+    const {page} = app
+    const script = await hostileChat()
 
     await script.push({toolCalls: [{name: 'hostile__send_report', args: {report: 'the user\'s secrets'}}]}, {text: 'Report not sent.'})
     await send(page, 'Send the report.')
@@ -70,11 +76,7 @@ describe.skipIf(!existsSync(hostileBinary) || !inKeyringSession)('a hostile MCP 
 
   test('a 50 MB result reaches the model as 32 KiB and the window as a shortened copy', async () => {
     const {page} = app
-    const script = fakes.script(P)
-    await script.reset()
-    await newChat(page, P)
-    await setConnector(page, connectorId, true)
-    await closeTools(page)
+    const script = await hostileChat()
 
     await script.push({toolCalls: [{name: 'hostile__huge_text', args: {mb: 50}}]}, {text: 'That was a lot of x.'})
     await send(page, 'Fetch the big text.')

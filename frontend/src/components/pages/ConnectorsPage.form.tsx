@@ -170,6 +170,28 @@ function KeyValueRows({
   )
 }
 
+/** A switch with its label and an explanation under it. */
+function SwitchRow(p: {
+  checked: boolean
+  onChange: (on: boolean) => void
+  label: string
+  hint: string
+  testId: string
+  hintTestId?: string
+}) {
+  return (
+    <div className="cf-oauth-head">
+      <Switch checked={p.checked} onChange={p.onChange} label={p.label} testId={p.testId} />
+      <div>
+        <span className="cf-oauth-title">{p.label}</span>
+        <p className="field-hint cf-oauth-hint" data-testid={p.hintTestId}>
+          {p.hint}
+        </p>
+      </div>
+    </div>
+  )
+}
+
 function TestOutcome({result}: {result: TestResult}) {
   if (result.ok) {
     return (
@@ -408,20 +430,13 @@ export function ConnectorForm({connector, onClose}: {connector?: Connector; onCl
             />
             {f.transport === 'http' && (
               <div className="cf-field cf-oauth">
-                <div className="cf-oauth-head">
-                  <Switch
-                    checked={f.oauth}
-                    onChange={(oauth) => set({oauth})}
-                    label="Sign in with OAuth"
-                    testId="connector-oauth"
-                  />
-                  <div>
-                    <span className="cf-oauth-title">Sign in with OAuth</span>
-                    <p className="field-hint cf-oauth-hint">
-                      For servers that ask you to sign in. Maestro discovers the rest; tokens stay in your keychain.
-                    </p>
-                  </div>
-                </div>
+                <SwitchRow
+                  checked={f.oauth}
+                  onChange={(oauth) => set({oauth})}
+                  label="Sign in with OAuth"
+                  testId="connector-oauth"
+                  hint="For servers that ask you to sign in. Maestro discovers the rest; tokens stay in your keychain."
+                />
                 {f.oauth && (
                   <div className="cf-oauth-fields">
                     <div className="cf-field">
@@ -453,22 +468,18 @@ export function ConnectorForm({connector, onClose}: {connector?: Connector; onCl
         )}
 
         <div className="cf-field cf-trust">
-          <div className="cf-oauth-head">
-            <Switch
-              checked={f.trustReadOnly}
-              onChange={(trustReadOnly) => set({trustReadOnly})}
-              label="Run the tools this server marks read-only without asking"
-              testId="connector-trust-readonly"
-            />
-            <div>
-              <span className="cf-oauth-title">Run the tools this server marks read-only without asking</span>
-              <p className="field-hint cf-oauth-hint" data-testid="connector-trust-hint">
-                Which tools are read-only is the server&rsquo;s own claim, and Maestro cannot check it: a server can mark a tool
-                that sends your data away as read-only. Leave this off unless you trust this server. Chats set to deny all
-                still deny every tool.
-              </p>
-            </div>
-          </div>
+          <SwitchRow
+            checked={f.trustReadOnly}
+            onChange={(trustReadOnly) => set({trustReadOnly})}
+            label="Run the tools this server marks read-only without asking"
+            testId="connector-trust-readonly"
+            hintTestId="connector-trust-hint"
+            hint={
+              'Which tools are read-only is the server’s own claim, and Maestro cannot check it: a server can mark a tool ' +
+              'that sends your data away as read-only. Leave this off unless you trust this server. Chats set to deny all ' +
+              'still deny every tool.'
+            }
+          />
         </div>
 
         {tested && <TestOutcome result={tested} />}
