@@ -57,6 +57,7 @@ func connectorFromInput(in ConnectorInputDTO, old *mcp.Connector) (mcp.Connector
 		if len(in.Args) > 0 {
 			c.Args = slices.Clone(in.Args)
 		}
+		c.ArgsChecked = true // the form offered the choice
 		if _, err := c.HideArgSecrets(in.SecretArgs); err != nil {
 			problems = append(problems, err.Error())
 		}

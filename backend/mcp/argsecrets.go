@@ -16,7 +16,9 @@ import (
 // argument with its secret part replaced by a reference ${secret:N}
 // (1-based into Connector.ArgSecrets), and only the process Maestro starts
 // sees the value (RunArgs). The store, connector:state events, the
-// connector's log and the UI see the reference. The value does leave
+// connector's log and the UI see the reference. A connector stored before
+// this existed has its secret-looking arguments moved once, at Start
+// (Connector.ArgsChecked). The value does leave
 // Maestro in one place: Export, the mcpServers file the user asks for so
 // that the servers work in another app (with the env and header values).
 

@@ -183,3 +183,40 @@ func TestImportMovesArgumentSecrets(t *testing.T) {
 		t.Errorf("import without a keychain = %+v, %v", rep, err)
 	}
 }
+
+// TestStartMovesOldArgumentSecrets: a connector stored before secret
+// arguments existed, with a token in plain text, has it moved to the
+// keychain once at start (with a note); one whose arguments the user
+// already chose about is left as it is.
+func TestStartMovesOldArgumentSecrets(t *testing.T) {
+	t.Parallel()
+	const token = "ghp_0123456789abcdefghijABCDEFGHIJ"
+	h := newHarness(t)
+	ctx := t.Context()
+	old := Connector{ID: "old", Name: "Old", Transport: TransportStdio, Command: "true", Args: []string{"--token=" + token}}
+	chosen := Connector{ID: "chosen", Name: "Chosen", Transport: TransportStdio, Command: "true", Args: []string{"--token=" + token}, ArgsChecked: true}
+	for _, c := range []Connector{old, chosen} {
+		if err := h.st.PutConnector(ctx, c.ID, storedConnector{Connector: c}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := h.sup.Start(ctx); err != nil {
+		t.Fatal(err)
+	}
+	raws, _ := h.st.Connectors(ctx)
+	for _, raw := range raws {
+		var st storedConnector
+		_ = json.Unmarshal(raw, &st)
+		if plain := strings.Contains(string(raw), token); plain != (st.ID == "chosen") {
+			t.Errorf("%s stored with the token in plain text: %v; want %v", st.ID, plain, st.ID == "chosen")
+		}
+	}
+	got, _ := h.sup.Connector("old")
+	if run, err := got.RunArgs(); err != nil || run[0] != "--token="+token || !got.ArgsChecked {
+		t.Errorf("old connector: args %q run %q, checked %v, %v", got.Args, run, got.ArgsChecked, err)
+	}
+	logs, _ := h.sup.Logs("old")
+	if !slices.ContainsFunc(logs, func(l LogLine) bool { return strings.Contains(l.Text, "argument 1 looked like a secret") }) {
+		t.Errorf("log = %+v; want the note", logs)
+	}
+}

@@ -65,6 +65,10 @@ type Connector struct {
 	Command    string            `json:"command,omitempty"`
 	Args       []string          `json:"args,omitempty"`
 	ArgSecrets []string          `json:"-"`
+	// ArgsChecked is set once the user (the form) or the importer has
+	// chosen which arguments are secret. Start moves the arguments that
+	// look secret of a connector stored before that, once.
+	ArgsChecked bool `json:"argsChecked,omitempty"`
 	Env        map[string]string `json:"env,omitempty"`
 	Dir        string            `json:"dir,omitempty"`
 

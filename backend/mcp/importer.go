@@ -198,19 +198,15 @@ func parseEntry(name string, raw any) ImportEntry {
 // argument plain again in the connector form) and says which.
 func hideImportedSecrets(c *Connector) []string {
 	if hasArgRefs(c.Args) {
+		c.ArgsChecked = true
 		return nil // ${secret:N} here is the other app's text, not ours
 	}
+	c.ArgsChecked = true
 	changed, err := c.HideArgSecrets(SuggestSecretArgs(c.Args))
 	if err != nil || len(changed) == 0 {
 		return nil
 	}
-	for i := range changed {
-		changed[i]++
-	}
-	if len(changed) == 1 {
-		return []string{fmt.Sprintf("argument %d looked like a secret: its value is kept in the keychain", changed[0])}
-	}
-	return []string{fmt.Sprintf("arguments %s looked like secrets: their values are kept in the keychain", joinInts(changed))}
+	return []string{movedNote(changed)}
 }
 
 func hasArgRefs(args []string) bool { return slices.ContainsFunc(args, hasSecretRef) }

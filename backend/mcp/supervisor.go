@@ -201,8 +201,15 @@ func (s *Supervisor) Start(ctx context.Context) error {
 		if _, ok := s.runners[c.ID]; ok {
 			continue
 		}
+		var moved []int
+		if broken[c.ID] == nil {
+			c, moved = s.checkArgs(ctx, c)
+		}
 		r := s.newRunner(c)
 		s.runners[c.ID] = r
+		if len(moved) > 0 {
+			r.note("%s", movedNote(moved))
+		}
 		if err := broken[c.ID]; err != nil {
 			r.fail(ctx, err)
 			continue
@@ -210,6 +217,39 @@ func (s *Supervisor) Start(ctx context.Context) error {
 		r.launch(ctx)
 	}
 	return nil
+}
+
+// checkArgs moves the arguments that look secret of a stdio connector
+// stored before secret arguments existed (ArgsChecked unset) into the
+// keychain, once, and returns which it moved. Without a keychain, or when
+// the save fails, the connector stays as it was.
+func (s *Supervisor) checkArgs(ctx context.Context, c Connector) (Connector, []int) {
+	if c.ArgsChecked || c.kind() != TransportStdio || s.secrets == nil {
+		return c, nil
+	}
+	next := c.Clone()
+	next.ArgsChecked = true
+	moved, err := next.HideArgSecrets(SuggestSecretArgs(next.Args))
+	if err != nil {
+		return c, nil
+	}
+	if err := saveConnector(ctx, s.store, s.secrets, next); err != nil {
+		s.logger.WarnContext(ctx, "mcp: move argument secrets to the keychain", "connector", c.DisplayName(), "err", err)
+		return c, nil
+	}
+	return next, moved
+}
+
+// movedNote says which arguments were moved to the keychain.
+func movedNote(moved []int) string {
+	n := make([]int, len(moved))
+	for i, m := range moved {
+		n[i] = m + 1
+	}
+	if len(n) == 1 {
+		return fmt.Sprintf("argument %d looked like a secret: its value is kept in the keychain", n[0])
+	}
+	return fmt.Sprintf("arguments %s looked like secrets: their values are kept in the keychain", joinInts(n))
 }
 
 // Add validates c, gives it an id when it has none, stores it and starts
