@@ -62,15 +62,15 @@ type Connector struct {
 	// Maestro's own) and working directory. An argument may hold
 	// references ${secret:N} to ArgSecrets[N-1] (see argsecrets.go):
 	// RunArgs fills them in for the process, and nothing else sees them.
-	Command    string            `json:"command,omitempty"`
-	Args       []string          `json:"args,omitempty"`
-	ArgSecrets []string          `json:"-"`
+	Command    string   `json:"command,omitempty"`
+	Args       []string `json:"args,omitempty"`
+	ArgSecrets []string `json:"-"`
 	// ArgsChecked is set once the user (the form) or the importer has
 	// chosen which arguments are secret. Start moves the arguments that
 	// look secret of a connector stored before that, once.
-	ArgsChecked bool `json:"argsChecked,omitempty"`
-	Env        map[string]string `json:"env,omitempty"`
-	Dir        string            `json:"dir,omitempty"`
+	ArgsChecked bool              `json:"argsChecked,omitempty"`
+	Env         map[string]string `json:"env,omitempty"`
+	Dir         string            `json:"dir,omitempty"`
 
 	// Remote: the endpoint, static headers and optional OAuth.
 	URL     string            `json:"url,omitempty"`
