@@ -67,6 +67,7 @@ build-dev: frontend
 	go build -tags dev,$(TAGS) -o $(APP_DEV) .
 	go build -o $(BIN)/maestro-fakes ./backend/providers/fakes/cmd/maestro-fakes
 	go build -o $(BIN)/maestro-mcp-test ./backend/mcp/cmd/maestro-mcp-test
+	go build -o $(BIN)/maestro-mcp-hostile ./backend/mcp/cmd/maestro-mcp-hostile
 	go build -o $(BIN)/maestro-seed ./backend/store/cmd/maestro-seed
 
 ## test: install what is missing, then run the Go, Vitest and end-to-end tests

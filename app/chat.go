@@ -237,7 +237,7 @@ func (c *chatState) Approve(ctx context.Context, req agent.ApprovalRequest) (age
 	}()
 	c.getBridge().Event(req.RunID, EventApproval, ApprovalDTO{
 		RunID: req.RunID, RequestID: id, CallID: req.Call.ID, Name: req.Call.Name,
-		Server: req.Server, Arguments: string(req.Call.Arguments),
+		Server: req.Server, Arguments: string(req.Call.Arguments), ReadOnlyHint: req.ReadOnlyHint,
 	})
 	select {
 	case d := <-answer:

@@ -361,6 +361,13 @@ func (a *App) SaveConnector(in ConnectorInputDTO) (ConnectorDTO, error) {
 	return cn.dto(cfg.ID)
 }
 
+// SuggestSecretArgs returns the indexes of the arguments that look like
+// they hold a secret (--token=…, --api-key …, "Bearer …", a key with a
+// known prefix), for the form to offer to keep them in the keychain.
+func (a *App) SuggestSecretArgs(args []string) []int {
+	return nonNil(mcp.SuggestSecretArgs(args))
+}
+
 func (cn conn) dto(id string) (ConnectorDTO, error) {
 	cfg, err := cn.sup.Connector(id)
 	if err != nil {

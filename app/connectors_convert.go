@@ -25,9 +25,11 @@ func connectorFromInput(in ConnectorInputDTO, old *mcp.Connector) (mcp.Connector
 	if old != nil {
 		c = old.Clone()
 		c.Command, c.Args, c.Env, c.Dir, c.URL, c.Headers, c.OAuth = "", nil, nil, "", "", nil, nil
+		// ArgSecrets stay, for the ${secret:N} references the form kept.
 	}
 	var problems []string
 	c.Name = strings.Join(strings.Fields(in.Name), " ")
+	c.TrustReadOnlyHints = in.TrustReadOnlyHints
 	switch {
 	case c.Name == "":
 		problems = append(problems, "a name is required")
@@ -55,6 +57,10 @@ func connectorFromInput(in ConnectorInputDTO, old *mcp.Connector) (mcp.Connector
 		if len(in.Args) > 0 {
 			c.Args = slices.Clone(in.Args)
 		}
+		c.ArgsChecked = true // the form offered the choice
+		if _, err := c.HideArgSecrets(in.SecretArgs); err != nil {
+			problems = append(problems, err.Error())
+		}
 		c.Dir = strings.TrimSpace(in.Cwd)
 		if c.Dir != "" && !filepath.IsAbs(c.Dir) {
 			problems = append(problems, fmt.Sprintf("the working directory %q is not an absolute path", c.Dir))
@@ -66,6 +72,7 @@ func connectorFromInput(in ConnectorInputDTO, old *mcp.Connector) (mcp.Connector
 		}
 	case mcp.TransportHTTP, mcp.TransportSSE:
 		c.Transport = kind
+		c.ArgSecrets = nil
 		c.URL = strings.TrimSpace(in.URL)
 		headers, errs := keyValues("header", in.Headers, oldHeaders, validHeaderName)
 		c.Headers, problems = headers, append(problems, errs...)
@@ -85,7 +92,7 @@ func connectorFromInput(in ConnectorInputDTO, old *mcp.Connector) (mcp.Connector
 			}
 			c.OAuth = o
 		}
-		if strings.TrimSpace(in.Command) != "" || len(in.Args) > 0 || len(in.Env) > 0 || strings.TrimSpace(in.Cwd) != "" {
+		if strings.TrimSpace(in.Command) != "" || len(in.Args) > 0 || len(in.SecretArgs) > 0 || len(in.Env) > 0 || strings.TrimSpace(in.Cwd) != "" {
 			problems = append(problems, "command, arguments, environment and working directory are for stdio connectors")
 		}
 	case "":
@@ -186,7 +193,7 @@ func connectorDTO(cfg mcp.Connector, st mcp.ConnectorStatus) ConnectorDTO {
 	dto := ConnectorDTO{
 		ID: cfg.ID, Name: cfg.DisplayName(), Transport: string(cfg.Transport), Enabled: !cfg.Disabled,
 		Command: cfg.Command, Args: nonNil(slices.Clone(cfg.Args)), Env: keyHints(cfg.Env), Cwd: cfg.Dir,
-		URL: cfg.URL, Headers: keyHints(cfg.Headers),
+		URL: cfg.URL, Headers: keyHints(cfg.Headers), TrustReadOnlyHints: cfg.TrustReadOnlyHints,
 		State: string(st.State), ToolCount: st.Tools, Error: st.Error, StderrTail: nonNil(slices.Clone(st.StderrTail)),
 		NeedsSignIn: st.NeedsSignIn, NextRetry: millis(st.RetryAt), Restarts: st.Restarts,
 		Server: st.Server, Protocol: st.Protocol, Since: millis(st.Since), CreatedAt: millis(cfg.CreatedAt),

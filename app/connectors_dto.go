@@ -24,14 +24,20 @@ type ConnectorDTO struct {
 	// Enabled is false when the connector is turned off everywhere.
 	Enabled bool `json:"enabled"`
 
-	Command string        `json:"command,omitempty"`
-	Args    []string      `json:"args"`
-	Env     []KeyValueDTO `json:"env"`
-	Cwd     string        `json:"cwd,omitempty"`
+	Command string `json:"command,omitempty"`
+	// Args never hold a secret: the secret part of an argument is kept in
+	// the keychain and shown as a reference, ${secret:N}.
+	Args []string      `json:"args"`
+	Env  []KeyValueDTO `json:"env"`
+	Cwd  string        `json:"cwd,omitempty"`
 
 	URL     string        `json:"url,omitempty"`
 	Headers []KeyValueDTO `json:"headers"`
 	OAuth   *OAuthDTO     `json:"oauth,omitempty"`
+
+	// TrustReadOnlyHints: the user chose to run the tools this server
+	// marks read-only without asking (off unless they turned it on).
+	TrustReadOnlyHints bool `json:"trustReadOnlyHints"`
 
 	// State is starting, ready, error, restarting or stopped.
 	State string `json:"state"`
@@ -80,16 +86,25 @@ type OAuthInputDTO struct {
 // stdio uses Command, Args, Env and Cwd; http uses URL, Headers and OAuth;
 // sse uses URL and Headers. ID is empty for a new connector.
 type ConnectorInputDTO struct {
-	ID        string             `json:"id,omitempty"`
-	Name      string             `json:"name"`
-	Transport string             `json:"transport"`
-	Command   string             `json:"command,omitempty"`
-	Args      []string           `json:"args,omitempty"`
-	Env       []KeyValueInputDTO `json:"env,omitempty"`
-	Cwd       string             `json:"cwd,omitempty"`
-	URL       string             `json:"url,omitempty"`
-	Headers   []KeyValueInputDTO `json:"headers,omitempty"`
-	OAuth     *OAuthInputDTO     `json:"oauth,omitempty"`
+	ID        string `json:"id,omitempty"`
+	Name      string `json:"name"`
+	Transport string `json:"transport"`
+	Command   string `json:"command,omitempty"`
+	// Args may keep the ${secret:N} references the connector's Args had:
+	// they stand for the values in the keychain.
+	Args []string `json:"args,omitempty"`
+	// SecretArgs are the indexes of Args whose secret part (the value of
+	// --token=…, the key after "Bearer", or else the whole argument) goes
+	// to the keychain, replaced by a reference.
+	SecretArgs []int              `json:"secretArgs,omitempty"`
+	Env        []KeyValueInputDTO `json:"env,omitempty"`
+	Cwd        string             `json:"cwd,omitempty"`
+	URL        string             `json:"url,omitempty"`
+	Headers    []KeyValueInputDTO `json:"headers,omitempty"`
+	OAuth      *OAuthInputDTO     `json:"oauth,omitempty"`
+	// TrustReadOnlyHints runs the tools the server marks read-only
+	// without asking; false (the default) asks for them like any other.
+	TrustReadOnlyHints bool `json:"trustReadOnlyHints,omitempty"`
 }
 
 // TestToolDTO is a tool a tested server listed.

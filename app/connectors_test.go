@@ -632,3 +632,66 @@ func TestConnectorsWithoutKeychain(t *testing.T) {
 		t.Errorf("save with secrets: %v", err)
 	}
 }
+
+// TestConnectorArgumentSecrets: a token in a stdio connector's arguments,
+// marked secret in the form, reaches the keychain and the process only:
+// not the data file, the events, the log or the DTOs. Editing the form with
+// the reference kept keeps the value; the trust setting round-trips.
+func TestConnectorArgumentSecrets(t *testing.T) {
+	t.Parallel()
+	a := startConnApp(t, Runtime{})
+	const token = "ghp_0123456789abcdefghijABCDEFGHIJ"
+	args := []string{"-c", "echo started >&2; exit 1", "sh", "--token=" + token}
+	if got := a.SuggestSecretArgs(args); !slices.Equal(got, []int{3}) {
+		t.Fatalf("SuggestSecretArgs = %v; want [3]", got)
+	}
+	c, err := a.SaveConnector(ConnectorInputDTO{Name: "Tokened", Transport: "stdio", Command: "sh", Args: args,
+		SecretArgs: []int{3}, TrustReadOnlyHints: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Equal(c.Args, []string{"-c", "echo started >&2; exit 1", "sh", "--token=${secret:1}"}) || !c.TrustReadOnlyHints {
+		t.Errorf("saved = args %q trust %v; want the reference and the trust setting", c.Args, c.TrustReadOnlyHints)
+	}
+	a.ev.wait(t, EventConnectorState, stateIs(c.ID, "error"))
+
+	// Edit: rename, keep the reference; the value stays in the keychain.
+	c, err = a.SaveConnector(ConnectorInputDTO{ID: c.ID, Name: "Tokened 2", Transport: "stdio", Command: "sh", Args: c.Args})
+	if err != nil || c.TrustReadOnlyHints {
+		t.Fatalf("edit = %+v, %v; want trust off again", c, err)
+	}
+	if raw, _ := a.secrets.Get(t.Context(), "mcp-connector:"+c.ID); !strings.Contains(raw, token) {
+		t.Errorf("keychain = %q; want the token kept", raw)
+	}
+	// A reference the connector does not have is refused.
+	if _, err := a.SaveConnector(ConnectorInputDTO{ID: c.ID, Name: "Tokened 2", Transport: "stdio", Command: "sh",
+		Args: []string{"--token=${secret:2}"}}); chat.Kind(err) != chat.KindInvalid || !strings.Contains(err.Error(), "not stored") {
+		t.Errorf("dangling reference: %v; want invalid", err)
+	}
+	a.ev.waitFrom(t, 1, EventConnectorState, stateIs(c.ID, "error"))
+
+	logs, _ := a.ConnectorLogs(c.ID)
+	list, _ := a.ListConnectors()
+	var events []any
+	a.ev.mu.Lock()
+	for _, e := range a.ev.events {
+		events = append(events, e.data)
+	}
+	a.ev.mu.Unlock()
+	if len(events) < 3 {
+		t.Fatalf("%d events; want the connector's states and log lines", len(events))
+	}
+	for what, v := range map[string]any{"logs": logs, "list": list, "events": events} {
+		if b, _ := json.Marshal(v); bytes.Contains(b, []byte(token)) {
+			t.Errorf("%s hold the token: %s", what, b)
+		}
+	}
+	Hooks(a.App).Shutdown(context.Background())
+	db, err := os.ReadFile(filepath.Join(a.dir, "maestro.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if bytes.Contains(db, []byte(token)) {
+		t.Error("the data file holds the token")
+	}
+}

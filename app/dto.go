@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"maestro/backend/chat"
+	"maestro/backend/mcp"
 	"maestro/backend/providers"
 	"maestro/backend/providers/catalog"
 )
@@ -315,6 +316,9 @@ type ApprovalDTO struct {
 	Name      string `json:"name"`
 	Server    string `json:"server"`
 	Arguments string `json:"arguments"`
+	// ReadOnlyHint is set when the tool's server claims the tool only
+	// reads: the dialog says the claim is the server's, not Maestro's.
+	ReadOnlyHint bool `json:"readOnlyHint,omitempty"`
 }
 
 // SavedDTO is message:saved.
@@ -334,23 +338,36 @@ type AttachmentDTO struct {
 	Name     string `json:"name,omitempty"`
 }
 
+// UIRawCap bounds the raw result one UI event (tool:finished,
+// message:saved, a session page) carries. The stored copy is bounded by
+// mcp.ResultLimits.Stored (1 MiB); the window gets its first 256 KiB, long
+// texts cut with a note (mcp.CapJSON), and says the result was truncated.
+const UIRawCap = 256 << 10
+
 // ToolResultDTO is a tool result envelope as the UI shows it.
 type ToolResultDTO struct {
-	CallID      string          `json:"callId"`
-	Name        string          `json:"name"`
-	Successful  bool            `json:"successful"`
-	Data        string          `json:"data,omitempty"`
-	Error       string          `json:"error,omitempty"`
+	CallID     string `json:"callId"`
+	Name       string `json:"name"`
+	Successful bool   `json:"successful"`
+	Data       string `json:"data,omitempty"`
+	Error      string `json:"error,omitempty"`
+	// Truncated is set when any copy was cut (the model's, the stored
+	// one, this one); Size is then the result's size before the cuts.
 	Truncated   bool            `json:"truncated,omitempty"`
+	Size        int64           `json:"size,omitempty"`
 	DurationMS  int64           `json:"durationMs,omitempty"`
 	Attachments []AttachmentDTO `json:"attachments,omitempty"`
 	Raw         string          `json:"raw,omitempty"`
 }
 
 func toolResultDTO(r chat.ToolResult) ToolResultDTO {
+	raw, cut := mcp.CapJSON(r.Raw, UIRawCap)
 	dto := ToolResultDTO{
 		CallID: r.CallID, Name: r.Name, Successful: r.Successful, Data: string(r.Data), Error: r.Error,
-		Truncated: r.Truncated, DurationMS: r.DurationMS, Raw: string(r.Raw),
+		Truncated: r.Truncated || cut, Size: r.Size, DurationMS: r.DurationMS, Raw: string(raw),
+	}
+	if cut && dto.Size == 0 {
+		dto.Size = int64(len(r.Raw))
 	}
 	for _, at := range r.Attachments {
 		dto.Attachments = append(dto.Attachments, AttachmentDTO(at))

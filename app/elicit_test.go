@@ -5,18 +5,15 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"net/http/httptest"
 	"strings"
 	"testing"
 
 	mcpgo "github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
 
-	"maestro/backend/agent"
 	"maestro/backend/chat"
 	"maestro/backend/mcp"
 	"maestro/backend/providers/fake"
-	"maestro/backend/providers/gemini"
 	"maestro/backend/providers/gemini/geminifake"
 )
 
@@ -76,42 +73,20 @@ func startAskApp(t *testing.T, opened ...chan string) (*connApp, *geminifake.Ser
 	if len(opened) > 0 {
 		rt.OpenURL = func(_ context.Context, u string) error { opened[0] <- u; return nil }
 	}
-	srv := geminifake.New(geminifake.WithAPIKey("test-key"))
-	hs := httptest.NewServer(srv)
-	t.Cleanup(hs.Close)
-	ev := &connEvents{}
-	rt.Emit = ev.emit
-	a := New(Config{Version: "test", DataDir: t.TempDir(), Runtime: rt})
-	EnableConnectors(a, ConnectorsDeps{Secrets: mcp.NewMemorySecrets(),
-		Options: []mcp.SupervisorOption{mcp.WithInProcessServer("asker", askServer())}})
-	EnableChat(a, ChatDeps{
-		Models: agent.ModelsFunc(func(context.Context, string) (agent.Model, error) {
-			return gemini.New(gemini.WithBaseURL(hs.URL), gemini.WithAPIKey("test-key")), nil
-		}),
-		Tools: AgentTools(a),
-	})
-	Hooks(a).Startup(t.Context())
-	t.Cleanup(func() { Hooks(a).Shutdown(context.Background()) })
-	ca := &connApp{App: a, ev: ev}
+	ca, srv := startToolChat(t, rt, mcp.WithInProcessServer("asker", askServer()))
 	cn, ctx, cancel, err := ca.connectorsReady()
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer cancel()
-	c := mcp.Connector{ID: chat.NewID(), Name: "Asker", Transport: mcp.TransportInProcess, Command: "asker", LogLevel: "info"}
-	a.conns.remember(c)
+	// The user trusts this connector's read-only hints: its tools run without a question.
+	c := mcp.Connector{ID: chat.NewID(), Name: "Asker", Transport: mcp.TransportInProcess, Command: "asker", LogLevel: "info", TrustReadOnlyHints: true}
+	ca.conns.remember(c)
 	if c, err = cn.sup.Add(ctx, c); err != nil {
 		t.Fatal(err)
 	}
-	ev.wait(t, EventConnectorState, stateIs(c.ID, "ready"))
-	s, _ := a.CreateSession("")
-	if _, err := a.SetSessionModel(s.ID, chat.ProviderGemini, "gemini-2.5-pro"); err != nil {
-		t.Fatal(err)
-	}
-	if _, err := a.SetSessionConnector(s.ID, c.ID, true); err != nil {
-		t.Fatal(err)
-	}
-	return ca, srv, s.ID
+	ca.ev.wait(t, EventConnectorState, stateIs(c.ID, "ready"))
+	return ca, srv, ca.chatWith(t, c.ID)
 }
 
 func runTool(t *testing.T, a *connApp, sessionID, runID string) ToolEventDTO {

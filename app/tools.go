@@ -35,7 +35,7 @@ func (t agentTools) current() (*connectorsState, *mcp.Supervisor, *mcp.Registry)
 
 // Overlay implements agent.Tools.
 func (t agentTools) Overlay(ctx context.Context, sessionID, provider string, used []string) (agent.Overlay, error) {
-	_, _, reg := t.current()
+	_, sup, reg := t.current()
 	if reg == nil {
 		return agent.Overlay{}, nil
 	}
@@ -53,7 +53,13 @@ func (t agentTools) Overlay(ctx context.Context, sessionID, provider string, use
 			if !ok {
 				return agent.ToolInfo{}, false
 			}
-			return agent.ToolInfo{Canonical: e.Canonical, Server: e.Server, ReadOnly: e.Builtin || e.ReadOnly()}, true
+			info := agent.ToolInfo{Canonical: e.Canonical, Server: e.Server, Builtin: e.Builtin, ReadOnlyHint: e.ReadOnlyHint()}
+			if sup != nil && !e.Builtin {
+				if cfg, err := sup.Connector(e.ConnectorID); err == nil {
+					info.TrustReadOnly = cfg.TrustReadOnlyHints
+				}
+			}
+			return info, true
 		},
 	}, nil
 }
@@ -154,7 +160,7 @@ func (a *App) SessionTools(sessionID string) (SessionToolsDTO, error) {
 				if e.ConnectorID == cfg.ID {
 					dto.Tools = append(dto.Tools, SessionToolDTO{
 						Canonical: e.Canonical, Name: e.Tool, Title: e.Title, Description: e.Description,
-						Enabled: !disabled[e.Canonical], ReadOnly: e.ReadOnly(),
+						Enabled: !disabled[e.Canonical], ReadOnly: e.ReadOnlyHint(),
 					})
 				}
 			}

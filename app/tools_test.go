@@ -3,7 +3,6 @@ package app
 import (
 	"context"
 	"encoding/json"
-	"net/http/httptest"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -18,8 +17,6 @@ import (
 	"maestro/backend/chat"
 	"maestro/backend/mcp"
 	"maestro/backend/providers/fake"
-	"maestro/backend/providers/gemini"
-	"maestro/backend/providers/gemini/geminifake"
 )
 
 // filesServer is an in-process mcp-go server: read (read-only), write,
@@ -206,14 +203,17 @@ func TestAgentToolsOverlayAndCall(t *testing.T) {
 	if ov.Names["files.read"] != "files__read" {
 		t.Errorf("names = %v", ov.Names)
 	}
-	if info, ok := ov.Resolve("files__read"); !ok || info.Canonical != "files.read" || info.Server != "files" || !info.ReadOnly {
-		t.Errorf("Resolve(files__read) = %+v, %v", info, ok)
+	// The server's readOnlyHint is reported, and trusted only once the
+	// user turns TrustReadOnlyHints on for the connector.
+	if info, ok := ov.Resolve("files__read"); !ok || info.Canonical != "files.read" || info.Server != "files" ||
+		!info.ReadOnlyHint || info.TrustReadOnly || info.Builtin {
+		t.Errorf("Resolve(files__read) = %+v, %v; want the hint, untrusted", info, ok)
 	}
-	if info, ok := ov.Resolve("files__write"); !ok || info.ReadOnly {
+	if info, ok := ov.Resolve("files__write"); !ok || info.ReadOnlyHint {
 		t.Errorf("Resolve(files__write) = %+v, %v", info, ok)
 	}
-	if info, ok := ov.Resolve(mcp.SearchToolName); !ok || !info.ReadOnly {
-		t.Errorf("search_tools = %+v, %v", info, ok)
+	if info, ok := ov.Resolve(mcp.SearchToolName); !ok || !info.Builtin || info.TrustReadOnly {
+		t.Errorf("search_tools = %+v, %v; want built-in", info, ok)
 	}
 	if _, ok := ov.Resolve("nope"); ok {
 		t.Error("Resolve(nope) ok")
@@ -233,8 +233,11 @@ func TestAgentToolsOverlayAndCall(t *testing.T) {
 	if !res.Successful || res.CallID != "call-files.read" || res.Name != "files.read" || !strings.Contains(string(res.Data), "contents of /etc/motd") {
 		t.Errorf("read = %+v (data %s)", res, res.Data)
 	}
+	// Three notifications in a row: the first and the last (it reaches the
+	// total) are reported; the one between is coalesced (mcp's rate limit).
 	res, ups := call("files.slow", `{}`)
-	if !res.Successful || len(ups) != 3 || ups[2].Kind != agent.UpdateProgress || ups[2].Progress != 3 || ups[2].Total != 3 || ups[2].Message != "step" {
+	if n := len(ups); !res.Successful || n < 2 || ups[0].Progress != 1 || ups[n-1].Kind != agent.UpdateProgress ||
+		ups[n-1].Progress != 3 || ups[n-1].Total != 3 || ups[n-1].Message != "step" {
 		t.Errorf("slow = %+v, updates %+v", res, ups)
 	}
 	res, ups = call("files.chatty", `{}`)
@@ -260,6 +263,18 @@ func TestAgentToolsOverlayAndCall(t *testing.T) {
 		t.Errorf("disabled tool = %+v", res)
 	}
 
+	trusted := c
+	trusted.TrustReadOnlyHints = true
+	if err := a.conns.sup.Update(ctx, trusted); err != nil {
+		t.Fatal(err)
+	}
+	if info, ok := ov.Resolve("files__read"); !ok || !info.ReadOnlyHint || !info.TrustReadOnly {
+		t.Errorf("Resolve(files__read) after trusting = %+v, %v; want a trusted hint", info, ok)
+	}
+	if err := a.conns.sup.WaitSettled(ctx, c.ID); err != nil {
+		t.Fatal(err)
+	}
+
 	// Without connectors a session has no tools and calls fail cleanly.
 	plain := AgentTools(New(Config{}))
 	if ov, err := plain.Overlay(ctx, s.ID, chat.ProviderOpenAI, nil); err != nil || len(ov.Tools) != 0 {
@@ -270,41 +285,30 @@ func TestAgentToolsOverlayAndCall(t *testing.T) {
 	}
 }
 
-// TestChatRunCallsMCPTool runs a whole turn: Gemini (the fake) calls a
-// read-only MCP tool of the session, which runs without approval, and the
-// result goes back to the model.
+// TestChatRunCallsMCPTool runs whole turns: Gemini (the fake) calls an
+// MCP tool its server marks read-only and the result goes back to the
+// model. The hint alone does not skip the question (the dialog is told the
+// claim is the server's); once the user trusts the connector's hints, the
+// tool runs without asking.
 func TestChatRunCallsMCPTool(t *testing.T) {
 	t.Parallel()
-	srv := geminifake.New(geminifake.WithAPIKey("test-key"))
-	hs := httptest.NewServer(srv)
-	t.Cleanup(hs.Close)
-	ev := &connEvents{}
-	a := New(Config{Version: "test", DataDir: t.TempDir(), Runtime: Runtime{Emit: ev.emit}})
-	EnableConnectors(a, ConnectorsDeps{Secrets: mcp.NewMemorySecrets(),
-		Options: []mcp.SupervisorOption{mcp.WithInProcessServer("files", filesServer())}})
-	EnableChat(a, ChatDeps{
-		Models: agent.ModelsFunc(func(context.Context, string) (agent.Model, error) {
-			return gemini.New(gemini.WithBaseURL(hs.URL), gemini.WithAPIKey("test-key")), nil
-		}),
-		Tools: AgentTools(a),
-	})
-	Hooks(a).Startup(t.Context())
-	t.Cleanup(func() { Hooks(a).Shutdown(context.Background()) })
-	ca := &connApp{App: a, ev: ev}
+	ca, srv := startToolChat(t, Runtime{}, mcp.WithInProcessServer("files", filesServer()))
+	a, ev := ca.App, ca.ev
 	c := addFiles(t, ca)
-	s, _ := a.CreateSession("")
-	if _, err := a.SetSessionModel(s.ID, chat.ProviderGemini, "gemini-2.5-pro"); err != nil {
-		t.Fatal(err)
-	}
-	if _, err := a.SetSessionConnector(s.ID, c.ID, true); err != nil {
-		t.Fatal(err)
-	}
+	sid := ca.chatWith(t, c.ID)
 	srv.Script.Push(
 		fake.Reply{ToolCalls: []fake.ToolCall{{Name: "files__read", Args: json.RawMessage(`{"path":"notes.txt"}`)}}},
 		fake.Reply{Text: "The file says hello."},
 	)
-	sent, err := a.SendMessage(s.ID, "What is in notes.txt?")
+	sent, err := a.SendMessage(sid, "What is in notes.txt?")
 	if err != nil {
+		t.Fatal(err)
+	}
+	q := ev.wait(t, EventApproval, nil).(ApprovalDTO)
+	if q.Name != "files.read" || !q.ReadOnlyHint {
+		t.Errorf("approval:needed = %+v; want files.read with the server's read-only claim", q)
+	}
+	if err := a.AnswerApproval(q.RequestID, "allow_once"); err != nil {
 		t.Fatal(err)
 	}
 	fin := ev.wait(t, EventRunFinished, func(d any) bool { f, ok := d.(FinishedDTO); return ok && f.RunID == sent.RunID }).(FinishedDTO)
@@ -315,11 +319,29 @@ func TestChatRunCallsMCPTool(t *testing.T) {
 	if done.Result == nil || !done.Result.Successful || !strings.Contains(done.Result.Data, "contents of notes.txt") {
 		t.Errorf("tool:finished = %+v", done.Result)
 	}
-	if n := len(ev.all(EventApproval)); n != 0 {
-		t.Errorf("a read-only tool asked for approval %d times", n)
-	}
 	step := ev.wait(t, EventRunStep, nil).(StepDTO)
 	if step.ToolsRevision != 1 || step.ToolCount != 5 {
 		t.Errorf("run:step = %+v; want revision 1 with 5 tools", step)
+	}
+
+	// The user trusts this connector's read-only hints: no question.
+	c.TrustReadOnlyHints = true
+	if err := a.conns.sup.Update(t.Context(), c); err != nil {
+		t.Fatal(err)
+	}
+	srv.Script.Push(
+		fake.Reply{ToolCalls: []fake.ToolCall{{Name: "files__read", Args: json.RawMessage(`{"path":"todo.txt"}`)}}},
+		fake.Reply{Text: "Nothing to do."},
+	)
+	sent, err = a.SendMessage(sid, "And todo.txt?")
+	if err != nil {
+		t.Fatal(err)
+	}
+	fin = ev.wait(t, EventRunFinished, func(d any) bool { f, ok := d.(FinishedDTO); return ok && f.RunID == sent.RunID }).(FinishedDTO)
+	if fin.Error != nil {
+		t.Fatalf("second run failed: %+v", fin.Error)
+	}
+	if n := len(ev.all(EventApproval)); n != 1 {
+		t.Errorf("approval:needed sent %d times in all; want 1 (none for the trusted connector)", n)
 	}
 }

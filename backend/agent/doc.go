@@ -30,12 +30,14 @@
 //     or do not match the tool's declared input schema gets an error
 //     result saying what was wrong, with the schema, and is neither
 //     approved nor run (arguments.go); the model repairs it in its next
-//     step. The other calls are approved (read-only tools, "allow all"
-//     sessions and granted tools without asking; "deny all" denies the
-//     rest; otherwise the Approver decides) and run in parallel, each
-//     result stored as it arrives in the step's one tool message. Unknown
-//     tools, denials and panics become error results the model reads; only
-//     Stop and infrastructure failures end the turn.
+//     step. The other calls are approved (Maestro's built-in search_tools
+//     always; "deny all" denies every other call; "allow all" sessions,
+//     granted tools and read-only-hinted tools of a connector whose hints
+//     the user trusts without asking; otherwise the Approver decides, told
+//     whether the server claims the tool only reads) and run in parallel,
+//     each result stored as it arrives in the step's one tool message.
+//     Unknown tools, denials and panics become error results the model
+//     reads; only Stop and infrastructure failures end the turn.
 //
 // Failures: a 401 refreshes the credential once (Reauthorizer) and
 // retries; rate limits, overloads, 5xx and cut-off streams retry with

@@ -83,6 +83,8 @@ type ApprovalNeeded struct {
 	Name      string
 	Server    string
 	Arguments json.RawMessage
+	// ReadOnlyHint: the server claims the tool only reads (its claim).
+	ReadOnlyHint bool
 }
 
 // ToolCallRunning is sent when a call is handed to Tools.Call, with its

@@ -12,7 +12,7 @@ import (
 // Error texts of results the agent writes itself; the model reads them.
 const (
 	msgDenied     = "the user denied this tool call"
-	msgDenyAll    = "tools that can change things are turned off in this session (approval: deny all)"
+	msgDenyAll    = "tools are turned off in this session (approval: deny all)"
 	msgNoApprover = "this tool call needs the user's approval and no one can be asked"
 	msgStopped    = "the user stopped the turn before this tool call finished"
 )
@@ -104,20 +104,27 @@ func (r *run) checkArguments(ctx context.Context, call chat.ToolCall, info callI
 }
 
 // approve applies the session's policy to one call: it runs, or msg says
-// why not. err is the Approver's failure (ctx's error on Stop).
+// why not. err is the Approver's failure (ctx's error on Stop). The order
+// matters: "deny all" denies every call that would reach a server, grants
+// and the user's trust in a connector's read-only hints included; a hint
+// alone never skips the question.
 func (r *run) approve(ctx context.Context, sess chat.Session, grants map[string]bool, call chat.ToolCall, info callInfo) (run bool, msg string, err error) {
 	switch {
 	case !info.known:
 		return false, fmt.Sprintf("unknown tool %q: it is not among this session's tools", info.exposed), nil
-	case info.ReadOnly, sess.Approval == chat.ApprovalAllowAll, grants[call.Name]:
+	case info.Builtin:
 		return true, "", nil
 	case sess.Approval == chat.ApprovalDenyAll:
 		return false, msgDenyAll, nil
+	case sess.Approval == chat.ApprovalAllowAll, grants[call.Name], info.skipsQuestion():
+		return true, "", nil
 	case r.a.approver == nil:
 		return false, msgNoApprover, nil
 	}
-	r.emit(ApprovalNeeded{RunID: r.in.RunID, CallID: call.ID, Name: call.Name, Server: info.Server, Arguments: call.Arguments})
-	d, err := r.a.approver.Approve(ctx, ApprovalRequest{RunID: r.in.RunID, SessionID: sess.ID, Call: call, Server: info.Server})
+	r.emit(ApprovalNeeded{RunID: r.in.RunID, CallID: call.ID, Name: call.Name, Server: info.Server,
+		Arguments: call.Arguments, ReadOnlyHint: info.ReadOnlyHint})
+	d, err := r.a.approver.Approve(ctx, ApprovalRequest{RunID: r.in.RunID, SessionID: sess.ID, Call: call,
+		Server: info.Server, ReadOnlyHint: info.ReadOnlyHint})
 	if err != nil {
 		return false, "", err
 	}

@@ -16,7 +16,10 @@ const objectSchema = `{"type":"object","properties":{"x":{"type":"integer"}}}`
 // fakeTool is one tool of the in-memory table. fn answers calls; nil
 // echoes the arguments back as data.
 type fakeTool struct {
-	readOnly bool
+	// readOnly is the server's readOnlyHint; trusted is the user's choice
+	// to run its connector's read-only tools without asking; builtin marks
+	// Maestro's own search_tools.
+	readOnly, trusted, builtin bool
 	// schema is the declared input schema; "" means objectSchema.
 	schema string
 	fn     func(ctx context.Context, args json.RawMessage, report func(agent.ToolUpdate)) chat.ToolResult
@@ -39,6 +42,8 @@ func newFakeTools() *fakeTools {
 	ft.set("srv.echo", fakeTool{})
 	ft.set("srv.read", fakeTool{readOnly: true})
 	ft.set("srv.write", fakeTool{})
+	ft.set("trusted.read", fakeTool{readOnly: true, trusted: true})
+	ft.set("trusted.write", fakeTool{trusted: true})
 	return ft
 }
 
@@ -84,7 +89,8 @@ func (f *fakeTools) Overlay(_ context.Context, _, _ string, _ []string) (agent.O
 			InputSchema: json.RawMessage(schema)})
 		ov.Names[n] = e
 		server, _, _ := strings.Cut(n, ".")
-		info[e] = agent.ToolInfo{Canonical: n, Server: server, ReadOnly: f.tools[n].readOnly}
+		t := f.tools[n]
+		info[e] = agent.ToolInfo{Canonical: n, Server: server, ReadOnlyHint: t.readOnly, TrustReadOnly: t.trusted, Builtin: t.builtin}
 	}
 	ov.Resolve = func(e string) (agent.ToolInfo, bool) {
 		ti, ok := info[e]

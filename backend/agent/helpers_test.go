@@ -326,6 +326,12 @@ func (a *fakeApprover) Approve(ctx context.Context, req agent.ApprovalRequest) (
 	return d, nil
 }
 
+func (a *fakeApprover) requests() []agent.ApprovalRequest {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	return slices.Clone(a.asked)
+}
+
 func (a *fakeApprover) questions() []string {
 	a.mu.Lock()
 	defer a.mu.Unlock()

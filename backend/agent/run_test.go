@@ -170,10 +170,17 @@ func TestApprovals(t *testing.T) {
 	}{
 		{"denied", chat.ApprovalAsk, "srv.write", agent.Deny, true, false, "the user denied this tool call"},
 		{"allowed once", chat.ApprovalAsk, "srv.write", agent.AllowOnce, true, true, ""},
-		{"read-only skips approval", chat.ApprovalAsk, "srv.read", agent.Deny, false, true, ""},
+		// A server's readOnlyHint is a claim: it grants nothing by itself.
+		{"read-only hint still asks", chat.ApprovalAsk, "srv.read", agent.AllowOnce, true, true, ""},
+		{"read-only hint denied", chat.ApprovalAsk, "srv.read", agent.Deny, true, false, "the user denied this tool call"},
 		{"allow all", chat.ApprovalAllowAll, "srv.write", agent.Deny, false, true, ""},
 		{"deny all", chat.ApprovalDenyAll, "srv.write", agent.AllowOnce, false, false, "turned off in this session"},
-		{"deny all runs read-only", chat.ApprovalDenyAll, "srv.read", agent.Deny, false, true, ""},
+		{"deny all denies a read-only hint", chat.ApprovalDenyAll, "srv.read", agent.Deny, false, false, "turned off in this session"},
+		// The user chose to believe one connector's read-only hints.
+		{"trusted read-only hint runs", chat.ApprovalAsk, "trusted.read", agent.Deny, false, true, ""},
+		{"trust without a hint asks", chat.ApprovalAsk, "trusted.write", agent.Deny, true, false, "the user denied this tool call"},
+		{"deny all denies a trusted read-only hint", chat.ApprovalDenyAll, "trusted.read", agent.Deny, false, false, "turned off in this session"},
+		{"built-in runs in deny all", chat.ApprovalDenyAll, "search_tools", agent.Deny, false, true, ""},
 	}
 	for _, tt := range tests {
 		for _, p := range allProviders {
@@ -181,6 +188,7 @@ func TestApprovals(t *testing.T) {
 				t.Parallel()
 				h := newHarness(t, p)
 				h.setSession(func(s *chat.Session) { s.Approval = tt.mode })
+				h.tools.set("search_tools", fakeTool{builtin: true})
 				if tt.wantAsked {
 					h.approver.decide[tt.tool] = tt.decision
 				}
@@ -194,6 +202,18 @@ func TestApprovals(t *testing.T) {
 				}
 				if asked := len(eventsOf[agent.ApprovalNeeded](sink)) > 0; asked != tt.wantAsked {
 					t.Errorf("ApprovalNeeded sent: %v, want %v", asked, tt.wantAsked)
+				}
+				// The question says when the server claims the tool only reads.
+				wantHint := strings.HasSuffix(tt.tool, ".read")
+				for _, q := range h.approver.requests() {
+					if q.ReadOnlyHint != wantHint {
+						t.Errorf("ApprovalRequest.ReadOnlyHint = %v, want %v", q.ReadOnlyHint, wantHint)
+					}
+				}
+				for _, ev := range eventsOf[agent.ApprovalNeeded](sink) {
+					if ev.ReadOnlyHint != wantHint {
+						t.Errorf("ApprovalNeeded.ReadOnlyHint = %v, want %v", ev.ReadOnlyHint, wantHint)
+					}
 				}
 				if ran := len(h.tools.called()) > 0; ran != tt.wantRun {
 					t.Errorf("tool ran: %v, want %v", ran, tt.wantRun)
@@ -210,6 +230,25 @@ func TestApprovals(t *testing.T) {
 				}
 			})
 		}
+	}
+}
+
+// TestDenyAllOverridesGrant: "deny all" denies a tool the session granted
+// "Always allow" before.
+func TestDenyAllOverridesGrant(t *testing.T) {
+	t.Parallel()
+	h := newHarness(t, chat.ProviderAnthropic)
+	h.setSession(func(s *chat.Session) { s.Approval, s.Grants = chat.ApprovalDenyAll, []string{"srv.write"} })
+	h.script(chat.ProviderAnthropic).Push(fake.Reply{ToolCalls: []fake.ToolCall{call("srv__write", `{"x":1}`)}}, fake.Reply{Text: "ok"})
+	if _, err := h.run(t.Context(), user("write"), nil); err != nil {
+		t.Fatalf("Run: %v", err)
+	}
+	if c := h.tools.called(); len(c) != 0 {
+		t.Errorf("tools ran: %v, want none", c)
+	}
+	res := h.messages()[2].Parts[0].(chat.ToolResultPart).Result
+	if res.Successful || !strings.Contains(res.Error, "deny all") {
+		t.Errorf("result = %+v, want the deny-all error", res)
 	}
 }
 
@@ -348,4 +387,29 @@ func roles(msgs []chat.Message) string {
 		rs = append(rs, string(m.Role))
 	}
 	return strings.Join(rs, ",")
+}
+
+// TestRefusedImageNoteReachesTheModel: an image Maestro refused (too large
+// for the providers) is an attachment with no data and a note; every
+// provider's follow-up request carries the note as text.
+func TestRefusedImageNoteReachesTheModel(t *testing.T) {
+	t.Parallel()
+	const note = "[image/png left out: the server sent 26 MiB of base64, more than Maestro reads]"
+	for _, p := range allProviders {
+		t.Run(p, func(t *testing.T) {
+			t.Parallel()
+			h := newHarness(t, p)
+			h.tools.set("srv.shot", fakeTool{fn: func(context.Context, json.RawMessage, func(agent.ToolUpdate)) chat.ToolResult {
+				return chat.ToolResult{Successful: true, Data: json.RawMessage(`{"text":"a picture"}`),
+					Attachments: []chat.Attachment{{Type: "image", MIMEType: "image/png", Text: note}}}
+			}})
+			h.script(p).Push(fake.Reply{ToolCalls: []fake.ToolCall{call("srv__shot", `{}`)}}, fake.Reply{Text: "ok"})
+			if _, err := h.run(t.Context(), user("screenshot"), nil); err != nil {
+				t.Fatalf("Run: %v", err)
+			}
+			if body := string(h.requests(p)[1].Body); !strings.Contains(body, "more than Maestro reads") {
+				t.Errorf("follow-up request lacks the note: %s", body)
+			}
+		})
+	}
 }

@@ -49,17 +49,31 @@ type Overlay struct {
 	// session knows (declared or not), so history renders with them.
 	Names map[string]string
 	// Resolve maps an exposed name the model called back to its tool. When
-	// nil, the declared Tools are searched (and no tool is read-only).
+	// nil, the declared Tools are searched (and every call of them asks).
 	Resolve func(exposed string) (ToolInfo, bool)
 }
 
 // ToolInfo is what the agent needs to know about a tool the model called.
+// Nothing a server says grants a call by itself: a server's annotations
+// are hints from an untrusted party (docs/SECURITY.md).
 type ToolInfo struct {
 	Canonical string
 	Server    string
-	// ReadOnly tools (MCP readOnlyHint) run without asking.
-	ReadOnly bool
+	// Builtin tools are Maestro's own (search_tools): they never reach a
+	// server, so they run without asking whatever the session's policy.
+	Builtin bool
+	// ReadOnlyHint is the server's readOnlyHint: a claim the user is
+	// shown, never checked and never enough on its own.
+	ReadOnlyHint bool
+	// TrustReadOnly is the user's choice, made per connector, to run the
+	// tools its server marks read-only without asking (off by default).
+	TrustReadOnly bool
 }
+
+// skipsQuestion reports whether a call runs in the "ask" mode without
+// asking: the server claims the tool only reads and the user chose to
+// believe this server's claims.
+func (t ToolInfo) skipsQuestion() bool { return t.ReadOnlyHint && t.TrustReadOnly }
 
 // resolve maps an exposed name to its tool.
 func (o Overlay) resolve(exposed string) (ToolInfo, bool) {
@@ -116,6 +130,9 @@ type ApprovalRequest struct {
 	// Call has the canonical id and name and the complete arguments.
 	Call   chat.ToolCall
 	Server string
+	// ReadOnlyHint is set when the server claims the tool only reads: the
+	// question says the claim is the server's.
+	ReadOnlyHint bool
 }
 
 // Decision is the user's answer to an approval request.

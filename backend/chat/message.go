@@ -166,7 +166,9 @@ func (c ToolCall) ReplayArguments() json.RawMessage {
 type Attachment struct {
 	Type     string `json:"type"` // image, audio, resource
 	MIMEType string `json:"mimeType,omitempty"`
-	// Data is base64 for images and audio, as MCP sends it.
+	// Data is base64 for images and audio, as MCP sends it. An attachment
+	// Maestro refused (too large) has none, and Text says why; a downscaled
+	// image has a Text note too.
 	Data string `json:"data,omitempty"`
 	URI  string `json:"uri,omitempty"`
 	Text string `json:"text,omitempty"`
@@ -183,9 +185,14 @@ type ToolResult struct {
 	Error      string          `json:"error,omitempty"`
 	// Attachments are images and resources, kept as parts rather than text.
 	Attachments []Attachment `json:"attachments,omitempty"`
-	// Truncated is set when Data was cut to the size cap for the model.
+	// Truncated is set when any copy was cut: Data to the model's cap, Raw
+	// to the stored cap, or the server's text as it was read.
 	Truncated bool `json:"truncated,omitempty"`
-	// Raw is the server's result as received, for the UI only.
+	// Size is the size of the server's text and data before any cut, in
+	// bytes, set when Truncated (the UI says "truncated, 50 MB").
+	Size int64 `json:"size,omitempty"`
+	// Raw is the server's result for the UI only, bounded (long texts cut,
+	// base64 data left out: it is in Attachments).
 	Raw        json.RawMessage `json:"raw,omitempty"`
 	DurationMS int64           `json:"durationMs,omitempty"`
 }

@@ -7,16 +7,22 @@ import (
 	"unicode/utf8"
 )
 
-// ApprovalMode is a session's policy for tools that can change things.
+// ApprovalMode is a session's policy for the tool calls that reach an MCP
+// server. Maestro's own search_tools, which reaches none, runs in every
+// mode.
 type ApprovalMode string
 
 const (
-	// ApprovalAsk asks the user for every tool not annotated read-only,
-	// unless the session has granted "Always allow" for it.
+	// ApprovalAsk asks the user for every call, unless the session has
+	// granted "Always allow" for the tool, or the tool's server marks it
+	// read-only and the user chose to trust that connector's read-only
+	// hints (a per-connector setting, off by default). A hint alone
+	// grants nothing.
 	ApprovalAsk ApprovalMode = "ask"
 	// ApprovalAllowAll runs every tool without asking.
 	ApprovalAllowAll ApprovalMode = "allow_all"
-	// ApprovalDenyAll denies every tool that is not read-only.
+	// ApprovalDenyAll denies every call, whatever the server claims and
+	// whatever the session granted before.
 	ApprovalDenyAll ApprovalMode = "deny_all"
 )
 

@@ -106,7 +106,11 @@ func (s *Supervisor) call(ctx context.Context, snap Snapshot, req CallRequest) (
 	if err != nil {
 		return fail(s.callError(ctx, r, l, err)), e.ServerName, e.Canonical
 	}
-	res = Normalize(out, l.cfg.ResultCap)
+	lim := s.results
+	if l.cfg.ResultCap > 0 {
+		lim.Model = l.cfg.ResultCap
+	}
+	res = Normalize(out, lim)
 	res.Name = e.Canonical
 	return res, e.ServerName, e.Canonical
 }

@@ -46,8 +46,9 @@ const (
 )
 
 // Connector is one MCP server's configuration, as the user sees and edits
-// it. Env and Headers values and OAuth.ClientSecret are secrets: they are
-// kept in the keychain (SecretStore), and the store holds the rest.
+// it. Env and Headers values, ArgSecrets and OAuth.ClientSecret are
+// secrets: they are kept in the keychain (SecretStore), and the store
+// holds the rest.
 type Connector struct {
 	ID   string `json:"id"`
 	Name string `json:"name"`
@@ -58,11 +59,18 @@ type Connector struct {
 	Disabled bool `json:"disabled,omitempty"`
 
 	// Stdio: the command, its arguments, extra environment (added to
-	// Maestro's own) and working directory.
-	Command string            `json:"command,omitempty"`
-	Args    []string          `json:"args,omitempty"`
-	Env     map[string]string `json:"env,omitempty"`
-	Dir     string            `json:"dir,omitempty"`
+	// Maestro's own) and working directory. An argument may hold
+	// references ${secret:N} to ArgSecrets[N-1] (see argsecrets.go):
+	// RunArgs fills them in for the process, and nothing else sees them.
+	Command    string   `json:"command,omitempty"`
+	Args       []string `json:"args,omitempty"`
+	ArgSecrets []string `json:"-"`
+	// ArgsChecked is set once the user (the form) or the importer has
+	// chosen which arguments are secret. Start moves the arguments that
+	// look secret of a connector stored before that, once.
+	ArgsChecked bool              `json:"argsChecked,omitempty"`
+	Env         map[string]string `json:"env,omitempty"`
+	Dir         string            `json:"dir,omitempty"`
 
 	// Remote: the endpoint, static headers and optional OAuth.
 	URL     string            `json:"url,omitempty"`
@@ -83,6 +91,11 @@ type Connector struct {
 	// ResultCap caps the data of a result sent to the model, in bytes
 	// (DefaultResultCap when 0).
 	ResultCap int `json:"resultCap,omitempty"`
+	// TrustReadOnlyHints is the user's choice to run the tools this
+	// connector's server marks read-only (readOnlyHint) without asking, in
+	// sessions that ask. Off by default: the hint is the server's claim,
+	// and a hostile server can put it on a tool that sends data away.
+	TrustReadOnlyHints bool `json:"trustReadOnlyHints,omitempty"`
 
 	CreatedAt time.Time `json:"createdAt,omitzero"`
 }
@@ -191,6 +204,7 @@ func (c Connector) Validate() error {
 	if c.LogLevel != "" && !validLevel(c.LogLevel) {
 		problems = append(problems, fmt.Sprintf("unknown log level %q", c.LogLevel))
 	}
+	problems = append(problems, c.argRefProblems()...)
 	if c.InitTimeoutSeconds < 0 || c.CallTimeoutSeconds < 0 || c.ResultCap < 0 {
 		problems = append(problems, "timeouts and the result cap cannot be negative")
 	}
@@ -203,6 +217,7 @@ func (c Connector) Validate() error {
 // Clone returns a deep copy.
 func (c Connector) Clone() Connector {
 	c.Args = slices.Clone(c.Args)
+	c.ArgSecrets = slices.Clone(c.ArgSecrets)
 	c.Env = maps.Clone(c.Env)
 	c.Headers = maps.Clone(c.Headers)
 	if c.OAuth != nil {
@@ -244,11 +259,12 @@ type storedConnector struct {
 type connectorSecrets struct {
 	Env          map[string]string `json:"env,omitempty"`
 	Headers      map[string]string `json:"headers,omitempty"`
+	Args         []string          `json:"args,omitempty"`
 	ClientSecret string            `json:"clientSecret,omitempty"`
 }
 
 func (s connectorSecrets) empty() bool {
-	return len(s.Env) == 0 && len(s.Headers) == 0 && s.ClientSecret == ""
+	return len(s.Env) == 0 && len(s.Headers) == 0 && len(s.Args) == 0 && s.ClientSecret == ""
 }
 
 // split separates the secret values from the config.
@@ -263,6 +279,7 @@ func split(c Connector) (storedConnector, connectorSecrets) {
 		sec.Headers = c.Headers
 		c.Headers = blank(c.Headers)
 	}
+	sec.Args, c.ArgSecrets = c.ArgSecrets, nil
 	if c.OAuth != nil && c.OAuth.ClientSecret != "" {
 		sec.ClientSecret = c.OAuth.ClientSecret
 		c.OAuth.ClientSecret = ""
@@ -288,6 +305,7 @@ func join(st storedConnector, sec connectorSecrets) Connector {
 	if sec.ClientSecret != "" && c.OAuth != nil {
 		c.OAuth.ClientSecret = sec.ClientSecret
 	}
+	c.ArgSecrets = slices.Clone(sec.Args)
 	return c
 }
 
@@ -324,11 +342,11 @@ func saveConnector(ctx context.Context, st ConnectorStore, sec SecretStore, c Co
 				return fmt.Errorf("mcp: save connector %q: %w", c.DisplayName(), err)
 			}
 			if err := sec.Set(ctx, secretsAccount(c.ID), string(b)); err != nil {
-				return fmt.Errorf("mcp: save connector %q: keep env and headers in the keychain: %w", c.DisplayName(), err)
+				return fmt.Errorf("mcp: save connector %q: keep env, headers and argument secrets in the keychain: %w", c.DisplayName(), err)
 			}
 		}
 	} else if !secrets.empty() {
-		return chat.E(chat.ErrUnavailable, "mcp: save connector %q: no keychain to keep its env, headers or client secret", c.DisplayName())
+		return chat.E(chat.ErrUnavailable, "mcp: save connector %q: no keychain to keep its env, headers, argument secrets or client secret", c.DisplayName())
 	}
 	if st == nil {
 		return nil
@@ -358,11 +376,11 @@ func loadConnectors(ctx context.Context, st ConnectorStore, sec SecretStore) ([]
 		var secrets connectorSecrets
 		if stored.Secrets {
 			if sec == nil {
-				broken[stored.ID] = chat.E(chat.ErrUnavailable, "no keychain to read the connector's env and headers from")
+				broken[stored.ID] = chat.E(chat.ErrUnavailable, "no keychain to read the connector's env, headers and argument secrets from")
 			} else if s, err := sec.Get(ctx, secretsAccount(stored.ID)); err != nil {
-				broken[stored.ID] = fmt.Errorf("read the connector's env and headers from the keychain: %w", err)
+				broken[stored.ID] = fmt.Errorf("read the connector's env, headers and argument secrets from the keychain: %w", err)
 			} else if err := json.Unmarshal([]byte(s), &secrets); err != nil {
-				broken[stored.ID] = fmt.Errorf("the keychain entry for the connector's env and headers is damaged: %w", err)
+				broken[stored.ID] = fmt.Errorf("the keychain entry for the connector's env, headers and argument secrets is damaged: %w", err)
 			}
 		}
 		out = append(out, join(stored, secrets))

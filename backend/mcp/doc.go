@@ -10,10 +10,13 @@
 // directory), streamable HTTP or SSE (url, headers, optional OAuth), or an
 // in-process Go server. The Supervisor stores configs through a
 // ConnectorStore (backend/store) with the secret values (env and header
-// values, client secrets) in a SecretStore (the keychain), never in the
-// store; ParseServersFile, Supervisor.Import and Supervisor.Export read and
-// write Claude Desktop's mcpServers files, reporting per entry what was
-// imported or skipped and why.
+// values, the secret parts of arguments, client secrets) in a SecretStore
+// (the keychain), never in the store: an argument keeps a ${secret:N}
+// reference in place of its secret (argsecrets.go), and only the process
+// gets the value. ParseServersFile, Supervisor.Import and Supervisor.Export
+// read and write Claude Desktop's mcpServers files, reporting per entry
+// what was imported or skipped and why; arguments that look like secrets
+// are moved to the keychain on import.
 //
 // Supervisor.Start loads the configs and starts every enabled connector in
 // its own goroutine, each within its own init timeout (start, initialize
@@ -40,6 +43,15 @@
 // connector needs a sign-in returns "unauthorized: sign in to <connector>"
 // without calling anything, and a server that dies mid-call gives an error
 // for that call and is restarted.
+//
+// A server is not trusted (docs/SECURITY.md). What it sends is bounded
+// before mcp-go reads it (boundedReader and boundedTransport: long strings
+// cut, oversized base64 dropped, messages too large or too deep refused,
+// stdout lines that are not JSON reported), every copy of a result is
+// bounded by ResultLimits (Normalize, fitAttachments), and what its
+// notifications cause is rate-limited (ratelimit.go). Annotations are
+// shown, never trusted: approvals are the agent's, per the session's policy
+// and the user's per-connector Connector.TrustReadOnlyHints.
 //
 // Servers' requests go to small interfaces the app backs: Sampler
 // (sampling/createMessage), Elicitor (elicitation/create; forms are parsed
@@ -131,8 +143,10 @@
 //     or Close, which cancel its context and wait for it. It alone creates
 //     and closes the connector's links (one live connection each), so it
 //     owns the server process; it sleeps between restarts.
-//   - per link: mcp-go's transport reader (stdio: reads stdout until EOF;
-//     HTTP: the listening GET stream and the response streams), and for
+//   - per link: mcp-go's transport reader (stdio: reads stdout, through
+//     the link's boundedReader, until EOF; HTTP: the listening GET stream
+//     and the response streams, each body through its own boundedReader,
+//     which only that reader goroutine uses), and for
 //     stdio the process waiter and the stderr reader. Closing the link
 //     closes the transport, stops the process (stdin closed, then SIGTERM
 //     to its process group after 2s, then SIGKILL after 2s more) and waits

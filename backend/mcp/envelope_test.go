@@ -195,7 +195,7 @@ func TestNormalize(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
-			got := Normalize(tt.res, tt.cap)
+			got := Normalize(tt.res, ResultLimits{Model: tt.cap})
 			if got.Successful != tt.want.Successful || got.Error != tt.want.Error || got.Truncated != tt.want.Truncated {
 				t.Errorf("Normalize: successful=%v error=%q truncated=%v; want %v %q %v",
 					got.Successful, clip(got.Error, 200), got.Truncated, tt.want.Successful, clip(tt.want.Error, 200), tt.want.Truncated)
@@ -241,7 +241,7 @@ func TestNormalize(t *testing.T) {
 func TestNormalizeRawIsTheResult(t *testing.T) {
 	t.Parallel()
 	res := &mcpgo.CallToolResult{Content: []mcpgo.Content{mcpgo.TextContent{Type: "text", Text: "hi"}}, IsError: true}
-	got := Normalize(res, 0)
+	got := Normalize(res, ResultLimits{})
 	want := `{"content":[{"type":"text","text":"hi"}],"isError":true}`
 	if !jsonEqual(got.Raw, []byte(want)) {
 		t.Errorf("raw = %s; want %s", got.Raw, want)

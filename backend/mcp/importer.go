@@ -150,6 +150,7 @@ func parseEntry(name string, raw any) ImportEntry {
 		if c.Args, err = stringListField(e, "args"); err != nil {
 			return skip("%v", err)
 		}
+		out.Notes = append(out.Notes, hideImportedSecrets(&c)...)
 		if c.Env, err = stringMapField(e, "env", &out); err != nil {
 			return skip("%v", err)
 		}
@@ -192,6 +193,36 @@ func parseEntry(name string, raw any) ImportEntry {
 	}
 	out.Imported, out.Connector = true, &c
 	return out
+}
+
+// hideImportedSecrets moves the arguments that look like secrets into the
+// keychain side of c (the importer's offer, taken: the user can make an
+// argument plain again in the connector form) and says which.
+func hideImportedSecrets(c *Connector) []string {
+	if hasArgRefs(c.Args) {
+		c.ArgsChecked = true
+		return nil // ${secret:N} here is the other app's text, not ours
+	}
+	c.ArgsChecked = true
+	changed, err := c.HideArgSecrets(SuggestSecretArgs(c.Args))
+	if err != nil || len(changed) == 0 {
+		return nil
+	}
+	return []string{movedNote(changed)}
+}
+
+func hasArgRefs(args []string) bool { return slices.ContainsFunc(args, hasSecretRef) }
+
+// joinInts renders 1, 2 and 3.
+func joinInts(ns []int) string {
+	s := make([]string, len(ns))
+	for i, n := range ns {
+		s[i] = fmt.Sprint(n)
+	}
+	if len(s) == 1 {
+		return s[0]
+	}
+	return strings.Join(s[:len(s)-1], ", ") + " and " + s[len(s)-1]
 }
 
 func isStdioType(e *object) bool {
@@ -282,6 +313,17 @@ func (s *Supervisor) Import(ctx context.Context, data []byte) (ImportReport, err
 			continue
 		}
 		c, err := s.Add(ctx, *e.Connector)
+		if err != nil && errors.Is(err, chat.ErrUnavailable) && len(e.Connector.ArgSecrets) > 0 {
+			// No keychain: the arguments stay as they were in the file
+			// rather than the server not being imported at all.
+			plain := e.Connector.Clone()
+			plain.Args, _ = plain.RunArgs()
+			plain.ArgSecrets = nil
+			if c, err = s.Add(ctx, plain); err == nil {
+				e.Notes = append(slices.DeleteFunc(e.Notes, func(n string) bool { return strings.Contains(n, "kept in the keychain") }),
+					"no keychain: the arguments that look like secrets stay in Maestro's data file")
+			}
+		}
 		if err != nil {
 			e.Imported, e.Connector, e.Reason = false, nil, err.Error()
 			continue
@@ -293,8 +335,8 @@ func (s *Supervisor) Import(ctx context.Context, data []byte) (ImportReport, err
 }
 
 // Export writes the named connectors (every one when ids is empty) as a
-// Claude Desktop mcpServers file, secrets included: the user asked for a
-// file that works elsewhere. In-process connectors have no file form and
+// Claude Desktop mcpServers file, secrets included (env and header values,
+// arguments' secrets): the user asked for a file that works elsewhere. In-process connectors have no file form and
 // are left out; OAuth settings are not part of the format.
 func (s *Supervisor) Export(ids ...string) ([]byte, error) {
 	all := s.Connectors()
@@ -325,7 +367,11 @@ func ExportServersFile(cs []Connector) ([]byte, error) {
 		var e entry
 		switch c.kind() {
 		case TransportStdio:
-			e = entry{Command: c.Command, Args: c.Args, Env: c.Env, Cwd: c.Dir}
+			args, err := c.RunArgs()
+			if err != nil {
+				args = c.Args // the secrets could not be read: the references stay
+			}
+			e = entry{Command: c.Command, Args: args, Env: c.Env, Cwd: c.Dir}
 		case TransportHTTP:
 			e = entry{Type: "http", URL: c.URL, Headers: c.Headers}
 		case TransportSSE:

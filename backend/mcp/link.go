@@ -40,6 +40,9 @@ type link struct {
 	caps       mcpgo.ServerCapabilities
 	protocol   string
 
+	// noise is what the server wrote to stdout that is not JSON-RPC.
+	noise noise
+
 	toolsChanged chan struct{} // capacity 1: list_changed seen
 	lost         chan struct{} // closed when the connection is gone
 	lostOnce     sync.Once
@@ -69,6 +72,7 @@ type callState struct {
 	mu       sync.Mutex
 	timer    *time.Timer
 	progress int
+	reported time.Time // when onProgress was last called
 }
 
 // connect starts the server, initialises it and lists its tools, all
@@ -169,7 +173,9 @@ func (l *link) transport(ctx context.Context) (transport.Interface, error) {
 			return nil, err
 		}
 		l.proc = p
-		return transport.NewIO(p.stdout, p.stdin, nil), nil
+		br := newBoundedReader(p.stdout, frameLines, sup.readLimits, l.readNote)
+		br.onGarbage = l.stdoutNoise
+		return transport.NewIO(br, p.stdin, nil), nil
 	case TransportInProcess:
 		srv, ok := sup.inproc[cfg.Command]
 		if !ok {
@@ -199,6 +205,7 @@ func (l *link) transport(ctx context.Context) (transport.Interface, error) {
 		if cfg.OAuth != nil {
 			rt = l.r.oauth.roundTripper(rt, cfg)
 		}
+		rt = boundedTransport{next: rt, lim: sup.readLimits, note: l.readNote}
 		hc := &http.Client{Transport: rt}
 		logger := slog.New(&linkLogHandler{r: l.r})
 		if cfg.kind() == TransportSSE {
@@ -247,13 +254,13 @@ func (l *link) startError(err error, initCtx context.Context) error {
 	}
 	if l.proc != nil {
 		if reason := l.proc.exitReason(); reason != "" {
-			return fmt.Errorf("the server %s during start%s", reason, l.tail())
+			return fmt.Errorf("the server %s during start%s%s", reason, l.noiseNote(), l.tail())
 		}
 	}
 	if timedOut {
-		return fmt.Errorf("the server did not finish starting within %s%s", l.cfg.InitTimeout(), l.tail())
+		return fmt.Errorf("the server did not finish starting within %s%s%s", l.cfg.InitTimeout(), l.noiseNote(), l.tail())
 	}
-	return fmt.Errorf("%w%s", err, l.tail())
+	return fmt.Errorf("%w%s%s", err, l.noiseNote(), l.tail())
 }
 
 // tail quotes the last stderr lines of this link, for an error message.
@@ -476,15 +483,22 @@ func (l *link) removeCall(cs *callState) {
 	}
 }
 
-// onProgressNote pushes the call's deadline back and reports progress.
+// onProgressNote pushes the call's deadline back and reports progress, at
+// most once per progressEvery (and always when it reaches the total): a
+// server sending thousands a second does not flood the window.
 func (cs *callState) onProgressNote(p Progress) {
 	cs.mu.Lock()
 	cs.progress++
 	if cs.timer != nil {
 		cs.timer.Reset(cs.timeout)
 	}
+	now := time.Now()
+	report := now.Sub(cs.reported) >= progressEvery || (p.Total > 0 && p.Progress >= p.Total)
+	if report {
+		cs.reported = now
+	}
 	cs.mu.Unlock()
-	if cs.onProgress != nil {
+	if report && cs.onProgress != nil {
 		cs.onProgress(p)
 	}
 }

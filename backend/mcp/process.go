@@ -47,7 +47,11 @@ func startProcess(c Connector, onStderr func(string)) (*process, error) {
 	if err != nil {
 		return nil, commandError(c, err)
 	}
-	cmd := exec.Command(path, c.Args...)
+	args, err := c.RunArgs()
+	if err != nil {
+		return nil, fmt.Errorf("cannot run %q: %w", c.Command, err)
+	}
+	cmd := exec.Command(path, args...)
 	cmd.Env = os.Environ()
 	for k, v := range c.Env {
 		cmd.Env = append(cmd.Env, k+"="+v)

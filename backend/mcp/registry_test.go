@@ -478,7 +478,7 @@ func TestOverlayDeclarations(t *testing.T) {
 		}
 	}
 	e, ok := snap.Lookup("files.read_file")
-	if !ok || !e.ReadOnly() || e.Annotations == nil {
+	if !ok || !e.ReadOnlyHint() || e.Annotations == nil {
 		t.Errorf("Lookup(files.read_file) = %+v, %v; want the read-only entry", e, ok)
 	}
 	if _, ok := snap.Resolve(chat.ProviderOpenAI, "files__nope"); ok {

@@ -30,6 +30,8 @@ type runner struct {
 	logs  logRing
 	oauth *oauthState
 	kick  chan struct{} // restart now (capacity 1)
+	// events bounds the log lines that reach Events (ratelimit.go).
+	events *tokenBucket
 
 	mu       sync.Mutex
 	cfg      Connector
@@ -49,6 +51,7 @@ func (s *Supervisor) newRunner(c Connector) *runner {
 		cfg:     c.Clone(),
 		kick:    make(chan struct{}, 1),
 		changed: make(chan struct{}),
+		events:  newTokenBucket(logBurst, logRate),
 	}
 	r.status = ConnectorStatus{ID: c.ID, Name: c.DisplayName(), State: StateStopped, Since: time.Now()}
 	r.oauth = newOAuthState(s, c.ID)
@@ -99,12 +102,23 @@ func (r *runner) updateLocked(fn func(*ConnectorStatus)) {
 	}
 }
 
-// log adds a line to the connector's log and publishes it.
+// log adds a line to the connector's log and publishes it, unless the
+// connector is logging faster than Events takes (then a later line says
+// how many were held back).
 func (r *runner) log(source, level, logger, text string) {
 	line := r.logs.add(LogLine{Time: time.Now(), Source: source, Level: level, Logger: logger, Text: text})
-	if ev := r.sup.events; ev != nil {
-		ev.ConnectorLog(r.id, line)
+	ev := r.sup.events
+	if ev == nil {
+		return
 	}
+	ok, dropped := r.events.take()
+	if !ok {
+		return
+	}
+	if dropped > 0 {
+		ev.ConnectorLog(r.id, r.logs.add(LogLine{Time: line.Time, Source: SourceMaestro, Text: heldBackNote(dropped)}))
+	}
+	ev.ConnectorLog(r.id, line)
 }
 
 func (r *runner) note(format string, args ...any) {
@@ -325,6 +339,7 @@ func (r *runner) run(ctx context.Context, done chan struct{}) {
 // remote servers, and returns when the link is lost (lost: why), the
 // runner is kicked, or ctx ends.
 func (r *runner) serve(ctx context.Context, cfg Connector, l *link) (kicked bool, lost error) {
+	var relisted time.Time
 	var ping <-chan time.Time
 	if cfg.kind() == TransportHTTP || cfg.kind() == TransportSSE {
 		if d := r.sup.ping; d > 0 {
@@ -345,6 +360,18 @@ func (r *runner) serve(ctx context.Context, cfg Connector, l *link) (kicked bool
 		case <-l.lost:
 			return false, l.lostErr()
 		case <-l.toolsChanged:
+			// A flood of list_changed costs at most one tools/list per
+			// relistEvery (the notifications in between coalesce).
+			if d := relistEvery - time.Since(relisted); d > 0 {
+				switch r.wait(ctx, d) {
+				case waitDone:
+					return false, nil
+				case waitKick:
+					r.note("restarting on request")
+					return true, nil
+				}
+			}
+			relisted = time.Now()
 			lctx, cancel := context.WithTimeout(ctx, cfg.InitTimeout())
 			tools, err := l.listTools(lctx)
 			cancel()

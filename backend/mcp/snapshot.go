@@ -56,7 +56,11 @@ type Entry struct {
 	Warnings map[string][]string        `json:"-"`
 }
 
-// Annotations are the MCP tool annotations (hints, not guarantees).
+// Annotations are the MCP tool annotations: hints from the server, not
+// guarantees. The spec: "clients MUST consider tool annotations to be
+// untrusted unless they come from trusted servers"; Maestro shows them and
+// grants nothing on them unless the user chose to trust the connector
+// (Connector.TrustReadOnlyHints; docs/SECURITY.md).
 type Annotations struct {
 	Title           string `json:"title,omitempty"`
 	ReadOnlyHint    *bool  `json:"readOnlyHint,omitempty"`
@@ -65,8 +69,9 @@ type Annotations struct {
 	OpenWorldHint   *bool  `json:"openWorldHint,omitempty"`
 }
 
-// ReadOnly reports the server's readOnlyHint.
-func (e Entry) ReadOnly() bool {
+// ReadOnlyHint reports the server's readOnlyHint: its claim that the tool
+// does not modify its environment.
+func (e Entry) ReadOnlyHint() bool {
 	return e.Annotations != nil && e.Annotations.ReadOnlyHint != nil && *e.Annotations.ReadOnlyHint
 }
 

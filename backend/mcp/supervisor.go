@@ -40,6 +40,8 @@ type Supervisor struct {
 	maxFails   int
 	ping       time.Duration
 	logger     *slog.Logger
+	readLimits ReadLimits
+	results    ResultLimits
 
 	// base is the lifetime of the connector goroutines, cancelled by
 	// Close. It is not a request context: no request outlives it.
@@ -134,6 +136,19 @@ func WithPingInterval(d time.Duration) SupervisorOption {
 	return func(s *Supervisor) { s.ping = d }
 }
 
+// WithReadLimits bounds what is read from servers, per message
+// (readlimit.go; zero fields take the defaults).
+func WithReadLimits(l ReadLimits) SupervisorOption {
+	return func(s *Supervisor) { s.readLimits = l.withDefaults() }
+}
+
+// WithResultLimits bounds the copies of a tool result (the model's, the
+// stored one; zero fields take the defaults). A connector's ResultCap
+// overrides the model's.
+func WithResultLimits(l ResultLimits) SupervisorOption {
+	return func(s *Supervisor) { s.results = l.withDefaults() }
+}
+
 // WithLogger sets the logger for supervisor diagnostics (default: discard).
 func WithLogger(l *slog.Logger) SupervisorOption {
 	return func(s *Supervisor) { s.logger = l }
@@ -152,6 +167,8 @@ func NewSupervisor(opts ...SupervisorOption) *Supervisor {
 		logger:     slog.New(slog.DiscardHandler),
 		runners:    map[string]*runner{},
 		roots:      map[string][]Root{},
+		readLimits: ReadLimits{}.withDefaults(),
+		results:    ResultLimits{}.withDefaults(),
 	}
 	for _, o := range opts {
 		o(s)
@@ -184,8 +201,15 @@ func (s *Supervisor) Start(ctx context.Context) error {
 		if _, ok := s.runners[c.ID]; ok {
 			continue
 		}
+		var moved []int
+		if broken[c.ID] == nil {
+			c, moved = s.checkArgs(ctx, c)
+		}
 		r := s.newRunner(c)
 		s.runners[c.ID] = r
+		if len(moved) > 0 {
+			r.note("%s", movedNote(moved))
+		}
 		if err := broken[c.ID]; err != nil {
 			r.fail(ctx, err)
 			continue
@@ -193,6 +217,39 @@ func (s *Supervisor) Start(ctx context.Context) error {
 		r.launch(ctx)
 	}
 	return nil
+}
+
+// checkArgs moves the arguments that look secret of a stdio connector
+// stored before secret arguments existed (ArgsChecked unset) into the
+// keychain, once, and returns which it moved. Without a keychain, or when
+// the save fails, the connector stays as it was.
+func (s *Supervisor) checkArgs(ctx context.Context, c Connector) (Connector, []int) {
+	if c.ArgsChecked || c.kind() != TransportStdio || s.secrets == nil {
+		return c, nil
+	}
+	next := c.Clone()
+	next.ArgsChecked = true
+	moved, err := next.HideArgSecrets(SuggestSecretArgs(next.Args))
+	if err != nil {
+		return c, nil
+	}
+	if err := saveConnector(ctx, s.store, s.secrets, next); err != nil {
+		s.logger.WarnContext(ctx, "mcp: move argument secrets to the keychain", "connector", c.DisplayName(), "err", err)
+		return c, nil
+	}
+	return next, moved
+}
+
+// movedNote says which arguments were moved to the keychain.
+func movedNote(moved []int) string {
+	n := make([]int, len(moved))
+	for i, m := range moved {
+		n[i] = m + 1
+	}
+	if len(n) == 1 {
+		return fmt.Sprintf("argument %d looked like a secret: its value is kept in the keychain", n[0])
+	}
+	return fmt.Sprintf("arguments %s looked like secrets: their values are kept in the keychain", joinInts(n))
 }
 
 // Add validates c, gives it an id when it has none, stores it and starts

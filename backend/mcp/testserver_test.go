@@ -12,6 +12,8 @@ import (
 	mcpgo "github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
 	"go.uber.org/goleak"
+
+	"maestro/backend/mcp/hostile"
 )
 
 // The test binary doubles as a stdio MCP server: with
@@ -35,6 +37,16 @@ func TestMain(m *testing.M) {
 		os.Exit(1)
 	case "hang":
 		time.Sleep(time.Hour)
+	case "garbage": // a banner on stdout, where only JSON-RPC belongs
+		fmt.Println("Server v1.0 listening on stdio")
+		fmt.Println("ready.")
+		time.Sleep(time.Hour)
+	case "hostile", "hostile-deep":
+		if err := server.ServeStdio(hostile.New(hostile.Options{DeepSchema: mode == "hostile-deep"})); err != nil {
+			fmt.Fprintln(os.Stderr, err)
+			os.Exit(2)
+		}
+		os.Exit(0)
 	default:
 		srv := newTestServer(nil)
 		if err := server.ServeStdio(srv); err != nil {
@@ -107,6 +119,10 @@ func newTestServer(ev *testEvents) *server.MCPServer {
 					return nil, ctx.Err()
 				}
 			}
+		})
+	srv.AddTool(mcpgo.NewTool("args", mcpgo.WithDescription("The server's command-line arguments")),
+		func(ctx context.Context, req mcpgo.CallToolRequest) (*mcpgo.CallToolResult, error) {
+			return mcpgo.NewToolResultText(strings.Join(os.Args[1:], " ")), nil
 		})
 	srv.AddTool(mcpgo.NewTool("crash", mcpgo.WithDescription("Exit the server mid-call")),
 		func(ctx context.Context, req mcpgo.CallToolRequest) (*mcpgo.CallToolResult, error) {

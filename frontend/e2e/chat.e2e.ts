@@ -15,8 +15,9 @@ import {
 
 /** The exposed name of server-everything's echo for a connector named "Everything". */
 const ECHO = 'everything__echo'
-// This server-everything marks echo readOnlyHint: true, so it runs without
-// asking; the denial uses a tool that is not read-only (harmless if it ran).
+// server-everything marks echo readOnlyHint: true; that is the server's
+// claim and grants nothing, so the echo is asked and allowed once. The denial
+// uses a tool that is not read-only (harmless if it ran).
 const TOGGLE = 'everything__toggle-simulated-logging'
 
 let fakes: Fakes
@@ -43,8 +44,8 @@ describe.skipIf(!existsSync(everything) || !inKeyringSession)('a tool-call turn 
       await setConnector(page, connectorId, true)
       await closeTools(page)
 
-      // 1. The echo call: read-only, so it may run without a dialog; if
-      // one is shown, allow once.
+      // 1. The echo call: the dialog asks (read-only is the server's claim);
+      // allow once.
       const done1 = `The echo said hi (${p}).`
       await script.push({toolCalls: [{name: ECHO, args: {message: 'hi'}}]}, {text: done1})
       await send(page, 'Echo hi, please.')
@@ -63,7 +64,7 @@ describe.skipIf(!existsSync(everything) || !inKeyringSession)('a tool-call turn 
       expect(successful(ok, true), ok).toBe(true)
       if (p === 'anthropic') await docShot(page, 'tool-call-turn')
 
-      // 2. A tool that is not read-only: the dialog asks; deny.
+      // 2. A tool that is not read-only either: the dialog asks; deny.
       const done2 = `No toggling then (${p}).`
       await script.push({toolCalls: [{name: TOGGLE, args: {}}]}, {text: done2})
       await send(page, 'Toggle the simulated logging.')

@@ -17,6 +17,7 @@ export const PROVIDERS: FakeProvider[] = ['gemini', 'anthropic', 'openai']
 export const nodeModules = process.env.MAESTRO_MCP_NODE_MODULES ?? join(repoRoot, '.ci', 'mcp', 'node_modules')
 export const everything = join(nodeModules, '@modelcontextprotocol', 'server-everything', 'dist', 'index.js')
 export const mcpTestBinary = join(repoRoot, 'build', 'bin', 'maestro-mcp-test')
+export const hostileBinary = join(repoRoot, 'build', 'bin', 'maestro-mcp-hostile')
 export const inKeyringSession = process.env.MAESTRO_REQUIRE_KEYRING === '1'
 const docsShots = join(repoRoot, 'docs', 'screenshots')
 

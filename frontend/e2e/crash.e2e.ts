@@ -35,7 +35,12 @@ test.skipIf(!existsSync(everything) || !inKeyringSession)('a turn cut by kill -9
   await script.push({toolCalls: [{name: 'everything__echo', args: {message: 'before the crash'}}]}, {text: partial, chunkRunes: 3, delayMs: 100})
   const ask = 'Echo "before the crash" and explain.'
   await send(page, ask)
-  await expect.poll(() => page.getByTestId('tool-card').last().getAttribute('data-status'), {timeout: 20_000}).toBe('succeeded')
+  // The echo is asked (its read-only hint is the server's claim): allow once.
+  const dialog = page.getByTestId('approval-dialog')
+  await expect.poll(async () => {
+    if (await dialog.isVisible()) await page.getByTestId('approval-allow-once').click().catch(() => {})
+    return page.getByTestId('tool-card').last().getAttribute('data-status')
+  }, {timeout: 20_000}).toBe('succeeded')
   await expect.poll(() => lastAssistantText(page), {timeout: 20_000}).toContain('The echo came back')
   await page.waitForTimeout(1600) // past the once-a-second checkpoint
   await app.kill('SIGKILL')

@@ -160,6 +160,9 @@ describe.skipIf(!existsSync(everything) || !existsSync(mcpTestBinary) || !inKeyr
       // 9: a long-running tool shows a determinate progress bar.
       await script.push({toolCalls: [{name: 'everything__trigger-long-running-operation', args: {duration: 4, steps: 4}}]}, {text: `Operation finished (${p}).`})
       await send(page, 'Run the long operation.')
+      // Asked first: its read-only hint is the server's claim.
+      await page.getByTestId('approval-dialog').waitFor({timeout: 20_000})
+      await page.getByTestId('approval-allow-once').click()
       const bar = lastCard(page).locator('[data-testid="tool-progress"][data-determinate="true"]')
       await bar.waitFor({timeout: 20_000})
       expect(await lastCard(page).getAttribute('data-status')).toBe('running')

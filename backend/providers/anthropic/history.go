@@ -259,6 +259,9 @@ func (r *renderer) toolResult(id string, res chat.ToolResult) toolResultBlock {
 			extra = append(extra, mediaBlock{Type: "image", Source: mediaSource{Type: "base64", MediaType: strings.ToLower(a.MIMEType), Data: a.Data}})
 		case a.Type == "image" && a.Data == "" && a.URI != "":
 			extra = append(extra, mediaBlock{Type: "image", Source: mediaSource{Type: "url", URL: a.URI}})
+		case a.Type == "image" && a.Data == "" && a.Text != "":
+			// An image Maestro refused (too large): the model reads why.
+			extra = append(extra, textBlock{Type: "text", Text: a.Text})
 		case a.Type == "resource" && a.Text != "":
 			extra = append(extra, textBlock{Type: "text", Text: a.Text})
 		default:

@@ -22,12 +22,15 @@ export interface Connector {
   /** False when turned off everywhere. */
   enabled: boolean
   command?: string
+  /** Never a secret: a secret part is kept in the keychain and shown as ${secret:N}. */
   args: string[]
   env: KeyHint[]
   cwd?: string
   url?: string
   headers: KeyHint[]
   oauth?: {clientId: string; hasClientSecret: boolean; scopes: string[]}
+  /** The user chose to run the tools this server marks read-only without asking. */
+  trustReadOnlyHints?: boolean
   state: ConnectorState | string
   toolCount: number
   error?: string
@@ -57,12 +60,16 @@ export interface ConnectorInput {
   name: string
   transport: Transport
   command?: string
+  /** May keep the ${secret:N} references of the stored arguments. */
   args?: string[]
+  /** Indexes of args whose secret part goes to the keychain. */
+  secretArgs?: number[]
   env?: KeyValueInput[]
   cwd?: string
   url?: string
   headers?: KeyValueInput[]
   oauth?: {clientId?: string; clientSecret?: string; keepClientSecret?: boolean; scopes?: string[]}
+  trustReadOnlyHints?: boolean
 }
 
 export interface TestTool {
@@ -180,6 +187,7 @@ export const connectorsApi = {
       stderrTail: list(r.stderrTail),
     })),
   logs: (id: string) => call<LogLine[] | null>(() => App.ConnectorLogs(id)).then(list),
+  suggestSecretArgs: (args: string[]) => call<number[] | null>(() => App.SuggestSecretArgs(args)).then(list),
   pickImportFile: () => call<string>(() => App.PickImportFile()),
   pickExportFile: () => call<string>(() => App.PickExportFile()),
   importFile: (path: string) =>

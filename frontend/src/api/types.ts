@@ -30,7 +30,11 @@ export type Role = 'user' | 'assistant' | 'tool'
 
 export type MessageStatus = 'complete' | 'streaming' | 'canceled' | 'failed' | 'superseded'
 
-/** An image, audio clip or resource returned by a tool. data is base64. */
+/**
+ * An image, audio clip or resource returned by a tool. data is base64. An
+ * attachment Maestro left out (too large) has no data and text says why; a
+ * downscaled image has a text note too.
+ */
 export interface Attachment {
   type: 'image' | 'audio' | 'resource' | string
   mimeType?: string
@@ -45,7 +49,9 @@ export interface ToolResult {
   successful: boolean
   data?: string
   error?: string
+  /** Some copy was cut (the model's, the stored one, the window's); size is the size before. */
   truncated?: boolean
+  size?: number
   durationMs?: number
   attachments?: Attachment[]
   raw?: string
@@ -252,6 +258,8 @@ export interface ApprovalEvent {
   name: string
   server: string
   arguments: string
+  /** The tool's server claims it only reads: a claim the dialog attributes to the server. */
+  readOnlyHint?: boolean
 }
 
 export interface MessageSavedEvent {

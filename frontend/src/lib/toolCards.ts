@@ -32,6 +32,7 @@ export function toolResultOf(part: Part): ToolResult | null {
     data: r.data || undefined,
     error: r.error || undefined,
     truncated: r.truncated || undefined,
+    size: r.size || undefined,
     durationMs: r.durationMs || undefined,
     attachments: r.attachments?.length ? r.attachments : undefined,
     raw: r.raw || undefined,

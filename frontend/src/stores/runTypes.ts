@@ -56,6 +56,8 @@ export interface ApprovalRequest {
   name: string
   server: string
   arguments: string
+  /** The server claims the tool only reads. */
+  readOnlyHint?: boolean
 }
 
 export type PendingRequest = ApprovalRequest

@@ -62,10 +62,15 @@ export function installFakeConnectors(backend: FakeBackend, opts: FakeConnectorO
     ListConnectors: vi.fn(async () => structuredClone(state.connectors)),
     SaveConnector: vi.fn(async (input: ConnectorInput) => {
       if (!input.name?.trim()) return Promise.reject({kind: 'invalid', message: 'A name is required'})
+      // As Go does: a secret argument's value goes to the keychain and the
+      // argument keeps a reference (the whole argument here, for brevity).
+      const secret = new Set(input.secretArgs ?? [])
+      let n = (input.args ?? []).filter((a) => /\$\{secret:\d+\}/.test(a)).length
       const base: Connector = connector(input.id || `c-${nextId++}`, input.name.trim(), {
         transport: input.transport,
         command: input.command,
-        args: input.args ?? [],
+        args: (input.args ?? []).map((a, i) => (secret.has(i) ? a.replace(/=.*$|^[^=]*$/, (m) => (m.startsWith('=') ? '=' : '') + `\${secret:${++n}}`) : a)),
+        trustReadOnlyHints: !!input.trustReadOnlyHints,
         env: (input.env ?? []).map((e) => ({key: e.key, hint: '…'})),
         cwd: input.cwd,
         url: input.url,
@@ -93,6 +98,8 @@ export function installFakeConnectors(backend: FakeBackend, opts: FakeConnectorO
         opts.test ?? {ok: true, state: 'ready', tools: [{name: 'echo', readOnly: false}], stderrTail: [], needsSignIn: false, durationMs: 42},
     ),
     ConnectorLogs: vi.fn(async (_id: string) => [{time: Date.now(), source: 'stderr', text: 'server started'}]),
+    // Go's SuggestSecretArgs, roughly: tokens by prefix and --token=….
+    SuggestSecretArgs: vi.fn(async (args: string[]) => args.flatMap((a, i) => (/^--token=.|^ghp_|^sk-/.test(a) ? [i] : []))),
     PickImportFile: vi.fn(async () => ''),
     PickExportFile: vi.fn(async () => ''),
     ImportConnectors: vi.fn(async (_path: string): Promise<ImportReport> => ({summary: '', imported: 0, entries: []})),

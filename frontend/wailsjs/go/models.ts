@@ -108,6 +108,7 @@ export namespace app {
 	    url?: string;
 	    headers: KeyValueDTO[];
 	    oauth?: OAuthDTO;
+	    trustReadOnlyHints: boolean;
 	    state: string;
 	    toolCount: number;
 	    error?: string;
@@ -138,6 +139,7 @@ export namespace app {
 	        this.url = source["url"];
 	        this.headers = this.convertValues(source["headers"], KeyValueDTO);
 	        this.oauth = this.convertValues(source["oauth"], OAuthDTO);
+	        this.trustReadOnlyHints = source["trustReadOnlyHints"];
 	        this.state = source["state"];
 	        this.toolCount = source["toolCount"];
 	        this.error = source["error"];
@@ -210,11 +212,13 @@ export namespace app {
 	    transport: string;
 	    command?: string;
 	    args?: string[];
+	    secretArgs?: number[];
 	    env?: KeyValueInputDTO[];
 	    cwd?: string;
 	    url?: string;
 	    headers?: KeyValueInputDTO[];
 	    oauth?: OAuthInputDTO;
+	    trustReadOnlyHints?: boolean;
 	
 	    static createFrom(source: any = {}) {
 	        return new ConnectorInputDTO(source);
@@ -227,11 +231,13 @@ export namespace app {
 	        this.transport = source["transport"];
 	        this.command = source["command"];
 	        this.args = source["args"];
+	        this.secretArgs = source["secretArgs"];
 	        this.env = this.convertValues(source["env"], KeyValueInputDTO);
 	        this.cwd = source["cwd"];
 	        this.url = source["url"];
 	        this.headers = this.convertValues(source["headers"], KeyValueInputDTO);
 	        this.oauth = this.convertValues(source["oauth"], OAuthInputDTO);
+	        this.trustReadOnlyHints = source["trustReadOnlyHints"];
 	    }
 	
 		convertValues(a: any, classs: any, asMap: boolean = false): any {
@@ -395,6 +401,7 @@ export namespace app {
 	    data?: string;
 	    error?: string;
 	    truncated?: boolean;
+	    size?: number;
 	    durationMs?: number;
 	    attachments?: AttachmentDTO[];
 	    raw?: string;
@@ -411,6 +418,7 @@ export namespace app {
 	        this.data = source["data"];
 	        this.error = source["error"];
 	        this.truncated = source["truncated"];
+	        this.size = source["size"];
 	        this.durationMs = source["durationMs"];
 	        this.attachments = this.convertValues(source["attachments"], AttachmentDTO);
 	        this.raw = source["raw"];

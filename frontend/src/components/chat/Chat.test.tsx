@@ -154,7 +154,7 @@ describe('tool cards', () => {
     await emit(backend, 'tool:log', {runId, callId: 'c1', level: 'info', message: 'Found 12 flights'})
     expect(within(card()).getByTestId('tool-logs')).toHaveTextContent('Found 12 flights')
 
-    await emit(backend, 'tool:finished', {runId, callId: 'c1', durationMs: 1234, result: {successful: true, data: '{"cheapest":49}', truncated: true, raw: '{"content":[]}'}})
+    await emit(backend, 'tool:finished', {runId, callId: 'c1', durationMs: 1234, result: {successful: true, data: '{"cheapest":49}', truncated: true, size: 50 * 1024 * 1024, raw: '{"content":[]}'}})
     expect(card()).toHaveAttribute('data-status', 'succeeded')
     expect(within(card()).queryByTestId('tool-progress')).not.toBeInTheDocument()
     expect(within(card()).getByTestId('tool-duration')).toHaveTextContent('1.2 s')
@@ -163,7 +163,8 @@ describe('tool cards', () => {
     const data = within(result).getByTestId('tool-data')
     expect(within(data).getByText('cheapest')).toHaveClass('vv-key')
     expect(within(data).getByText('49')).toHaveClass('vv-number')
-    expect(within(result).getByTestId('tool-truncated')).toBeInTheDocument()
+    expect(within(result).getByTestId('tool-truncated')).toHaveTextContent('truncated, 50 MB')
+    expect(within(result).getByTestId('tool-truncated')).toHaveAttribute('title', expect.stringContaining('was 50 MB'))
     fireEvent.click(within(result).getByTestId('tool-raw-toggle'))
     expect(within(result).getByTestId('tool-raw')).toHaveTextContent('"content": []')
   })
@@ -182,6 +183,22 @@ describe('tool cards', () => {
     expect(img.tagName).toBe('IMG')
     expect(img).toHaveAttribute('src', 'data:image/png;base64,iVBORw0KGgo=')
     expect(card().textContent).not.toContain('iVBORw0KGgo')
+  })
+
+  it('shows why an image was left out, and that one was downscaled', async () => {
+    const {backend, runId} = await startRun()
+    await emit(backend, 'tool:started', {runId, callId: 'c1', name: 'hostile.huge_image', server: 'hostile'})
+    await emit(backend, 'tool:finished', {
+      runId, callId: 'c1', durationMs: 80,
+      result: {successful: true, data: '{"text":"a picture"}', attachments: [
+        {type: 'image', mimeType: 'image/png', text: '[image/png left out: the server sent 26 MiB of base64, more than Maestro reads]'},
+        {type: 'image', mimeType: 'image/jpeg', data: 'iVBORw0KGgo=', text: '[downscaled by Maestro from 6000×4000 px (20 MiB, PNG) to 2000×1333 px (1.1 MiB)]'},
+      ]},
+    })
+    const notes = within(card()).getAllByTestId('tool-attachment-note')
+    expect(notes[0]).toHaveTextContent('left out: the server sent 26 MiB of base64')
+    expect(notes[1]).toHaveTextContent('downscaled by Maestro')
+    expect(within(card()).getAllByTestId('tool-image')).toHaveLength(1)
   })
 
   it('render from history by pairing tool_call and tool_result parts', async () => {
@@ -248,6 +265,23 @@ describe('approval dialog', () => {
     await ask(backend, runId, 'q3')
     await user.click(screen.getByTestId('approval-deny'))
     expect(backend.App.AnswerApproval).toHaveBeenLastCalledWith('q3', 'deny')
+  })
+
+  it('says a read-only claim is the server\'s, and marks look-alike letters in the name', async () => {
+    const {backend, user, runId} = await startRun()
+    await ask(backend, runId, 'q1')
+    expect(screen.queryByTestId('approval-readonly-claim')).not.toBeInTheDocument()
+    await user.click(screen.getByTestId('approval-deny'))
+    await emit(backend, 'approval:needed', {
+      runId, requestId: 'q2', callId: 'call-q2', name: 'hostile.get_d\u0430ta', server: 'hostile', arguments: '{}', readOnlyHint: true,
+    })
+    const dialog = screen.getByTestId('approval-dialog')
+    const claim = within(dialog).getByTestId('approval-readonly-claim')
+    expect(claim).toHaveTextContent('The hostile server says this tool only reads')
+    expect(claim).toHaveTextContent('Maestro cannot check it')
+    const name = within(dialog).getByTestId('approval-tool')
+    expect(within(name).getByTestId('tool-name-foreign')).toHaveTextContent('аU+0430')
+    expect(name).toHaveAttribute('title', expect.stringContaining('U+0430'))
   })
 
   it('Enter allows once, Esc denies, one request at a time', async () => {

@@ -11,6 +11,7 @@ import {Elapsed, JsonBlock, ToolLogs, ToolProgress} from './ToolParts'
 import {ValueView} from './ValueView'
 import {ToolResultView} from './ToolResultView'
 import {ToolSection} from './ToolSection'
+import {ToolName} from '../tools/ToolName'
 
 const STATUS_ICON: Record<ToolStatus, LucideIcon> = {
   preparing: LoaderCircle,
@@ -83,9 +84,7 @@ export function ToolCard({callId, part, result, pendingStatus = 'stopped'}: Prop
           <Wrench size={14} />
         </span>
         <span className="tool-title">
-          <span className="tool-name" data-testid="tool-name">
-            {tool}
-          </span>
+          <ToolName name={tool} className="tool-name" testId="tool-name" />
           {server && (
             <span className="tool-server" data-testid="tool-server">
               {server}

@@ -2,6 +2,7 @@ import {useState} from 'react'
 import {CircleAlert, FileText, Music} from 'lucide-react'
 import type {Attachment, ToolResult} from '../../api/types'
 import {isEmptyJson} from '../../lib/json'
+import {formatBytes} from '../../lib/size'
 import {attachmentSrc} from '../../lib/toolCards'
 import {JsonBlock} from './ToolParts'
 import {ToolSection} from './ToolSection'
@@ -13,7 +14,12 @@ function AttachmentView({a}: {a: Attachment}) {
     return (
       <figure className="tool-image">
         <img src={src} alt={a.name || 'Image from the tool'} data-testid="tool-image" />
-        {a.name && <figcaption>{a.name}</figcaption>}
+        {(a.name || a.text) && (
+          <figcaption>
+            {a.name}
+            {a.text && <span className="tool-attachment-note" data-testid="tool-attachment-note">{a.text}</span>}
+          </figcaption>
+        )}
       </figure>
     )
   }
@@ -31,7 +37,11 @@ function AttachmentView({a}: {a: Attachment}) {
       <div className="tool-attachment-body">
         <span className="tool-attachment-name">{a.name || a.uri || a.mimeType || a.type}</span>
         {a.uri && a.name && <span className="tool-attachment-uri">{a.uri}</span>}
-        {a.text && <pre className="tool-attachment-text">{a.text}</pre>}
+        {a.text && (
+          <pre className="tool-attachment-text" data-testid={a.data ? undefined : 'tool-attachment-note'}>
+            {a.text}
+          </pre>
+        )}
       </div>
     </div>
   )
@@ -45,8 +55,12 @@ export function ToolResultView({result}: {result: ToolResult}) {
   const extra = (
     <>
       {result.truncated && (
-        <span className="tool-note" data-testid="tool-truncated" title="The result was too large and was shortened">
-          truncated
+        <span
+          className="tool-note"
+          data-testid="tool-truncated"
+          title={`The result${result.size ? ` was ${formatBytes(result.size)}: it` : ''} was too large to keep whole. The model got its first 32 KB, and Maestro kept a shortened copy for you.`}
+        >
+          {result.size ? `truncated, ${formatBytes(result.size)}` : 'truncated'}
         </span>
       )}
       {result.raw && (

@@ -1,5 +1,5 @@
 import {useRef} from 'react'
-import {ShieldCheck} from 'lucide-react'
+import {Eye, ShieldCheck} from 'lucide-react'
 import {isEmptyJson} from '../../lib/json'
 import {splitToolName} from '../../lib/toolCards'
 import type {ApprovalRequest} from '../../stores/runReducer'
@@ -13,6 +13,7 @@ const LONG_ARGS = 2000
 function formatBytes(n: number): string {
   return n < 1024 ? `${n} characters` : `${(n / 1024).toFixed(n < 10 * 1024 ? 1 : 0)} KB`
 }
+import {ToolName} from '../tools/ToolName'
 import {Modal} from './Modal'
 
 interface Props {
@@ -44,7 +45,7 @@ export function ApprovalDialog({request, queued}: Props) {
             <ShieldCheck size={18} />
           </span>
           <span>
-            Allow <span className="approval-tool">{tool}</span>?
+            Allow <ToolName name={tool} className="approval-tool" />?
           </span>
         </span>
       }
@@ -54,11 +55,16 @@ export function ApprovalDialog({request, queued}: Props) {
           {server ? (
             <>
               The <strong data-testid="approval-server">{server}</strong> connector wants to run{' '}
-              <code className="approval-name" data-testid="approval-tool">{request.name}</code>
+              <code className="approval-name">
+                <ToolName name={request.name} testId="approval-tool" />
+              </code>
             </>
           ) : (
             <>
-              Maestro wants to run <code className="approval-name" data-testid="approval-tool">{request.name}</code>
+              Maestro wants to run{' '}
+              <code className="approval-name">
+                <ToolName name={request.name} testId="approval-tool" />
+              </code>
             </>
           )}
           {otherSession && (
@@ -69,6 +75,15 @@ export function ApprovalDialog({request, queued}: Props) {
           )}
           .
         </p>
+        {request.readOnlyHint && (
+          <p className="approval-claim" data-testid="approval-readonly-claim">
+            <Eye size={14} aria-hidden="true" />
+            <span>
+              The {server ? <strong>{server}</strong> : ''} server says this tool only reads and changes nothing. That is the
+              server&rsquo;s own claim: Maestro cannot check it, so it still asks you.
+            </span>
+          </p>
+        )}
         <div className="approval-args">
           <span className="tool-section-label">Arguments</span>
           {isEmptyJson(request.arguments) ? (

@@ -8,6 +8,7 @@ import {toastError} from '../../stores/toasts'
 import {Modal} from '../dialogs/Modal'
 import {Switch} from '../tools/Switch'
 import {hasOpenQuote, joinArgs, splitArgs} from './ConnectorsPage.args'
+import {type SecretChoices, SecretArgs, secretIndexes, useSuggestedSecrets} from './ConnectorsPage.secrets'
 
 interface Row {
   id: number
@@ -33,6 +34,10 @@ interface FormState {
   clientSecret: string
   keepClientSecret: boolean
   scopes: string
+  /** Run the tools the server marks read-only without asking (off by default). */
+  trustReadOnly: boolean
+  /** The user's lock choices for arguments, by argument text. */
+  secrets: SecretChoices
 }
 
 let nextRow = 1
@@ -60,6 +65,8 @@ function initial(c?: Connector): FormState {
     clientSecret: '',
     keepClientSecret: !!c?.oauth?.hasClientSecret,
     scopes: c?.oauth?.scopes.join(' ') ?? '',
+    trustReadOnly: !!c?.trustReadOnlyHints,
+    secrets: {},
   }
 }
 
@@ -69,11 +76,23 @@ function rows(list: Row[]): KeyValueInput[] {
     .map((r) => (r.keep && r.value === '' ? {key: r.key.trim(), value: '', keep: true} : {key: r.key.trim(), value: r.value}))
 }
 
-/** The form as SaveConnector and TestConnector take it: only the chosen transport's fields. */
-export function toInput(f: FormState, id?: string): ConnectorInput {
-  const base = {id: id || undefined, name: f.name.trim(), transport: f.transport}
+/**
+ * The form as SaveConnector and TestConnector take it: only the chosen
+ * transport's fields. suggested are the arguments Go says look secret.
+ */
+export function toInput(f: FormState, id?: string, suggested: ReadonlySet<string> = new Set()): ConnectorInput {
+  const base = {id: id || undefined, name: f.name.trim(), transport: f.transport, trustReadOnlyHints: f.trustReadOnly || undefined}
   if (f.transport === 'stdio') {
-    return {...base, command: f.command.trim(), args: splitArgs(f.args), env: rows(f.env), cwd: f.cwd.trim() || undefined}
+    const args = splitArgs(f.args)
+    const secretArgs = secretIndexes(args, f.secrets, suggested)
+    return {
+      ...base,
+      command: f.command.trim(),
+      args,
+      ...(secretArgs.length ? {secretArgs} : {}),
+      env: rows(f.env),
+      cwd: f.cwd.trim() || undefined,
+    }
   }
   const remote: ConnectorInput = {...base, url: f.url.trim(), headers: rows(f.headers)}
   if (f.transport === 'http' && f.oauth) {
@@ -151,6 +170,28 @@ function KeyValueRows({
   )
 }
 
+/** A switch with its label and an explanation under it. */
+function SwitchRow(p: {
+  checked: boolean
+  onChange: (on: boolean) => void
+  label: string
+  hint: string
+  testId: string
+  hintTestId?: string
+}) {
+  return (
+    <div className="cf-oauth-head">
+      <Switch checked={p.checked} onChange={p.onChange} label={p.label} testId={p.testId} />
+      <div>
+        <span className="cf-oauth-title">{p.label}</span>
+        <p className="field-hint cf-oauth-hint" data-testid={p.hintTestId}>
+          {p.hint}
+        </p>
+      </div>
+    </div>
+  )
+}
+
 function TestOutcome({result}: {result: TestResult}) {
   if (result.ok) {
     return (
@@ -166,7 +207,7 @@ function TestOutcome({result}: {result: TestResult}) {
           <ul className="cf-test-tools">
             {result.tools.map((t) => (
               <li key={t.name} className="cf-test-tool" title={t.description}>
-                {t.readOnly && <Eye size={11} aria-label="read-only" />}
+                {t.readOnly && <Eye size={11} aria-label="read-only (the server's claim)" />}
                 {t.name}
               </li>
             ))}
@@ -207,6 +248,8 @@ export function ConnectorForm({connector, onClose}: {connector?: Connector; onCl
     setError(null)
   }
   const openQuote = f.transport === 'stdio' && hasOpenQuote(f.args)
+  const args = f.transport === 'stdio' ? splitArgs(f.args) : []
+  const suggested = useSuggestedSecrets(args)
 
   async function onSubmit(e: FormEvent) {
     e.preventDefault()
@@ -214,7 +257,7 @@ export function ConnectorForm({connector, onClose}: {connector?: Connector; onCl
     setSaving(true)
     setError(null)
     try {
-      await useConnectors.getState().save(toInput(f, connector?.id))
+      await useConnectors.getState().save(toInput(f, connector?.id, suggested))
       onClose()
     } catch (err) {
       setError(toAppError(err).message)
@@ -228,7 +271,7 @@ export function ConnectorForm({connector, onClose}: {connector?: Connector; onCl
     setTested(null)
     setError(null)
     try {
-      setTested(await useConnectors.getState().test(toInput(f, connector?.id)))
+      setTested(await useConnectors.getState().test(toInput(f, connector?.id, suggested)))
     } catch (err) {
       setError(toAppError(err).message)
     } finally {
@@ -332,6 +375,7 @@ export function ConnectorForm({connector, onClose}: {connector?: Connector; onCl
                   ? 'A quote is not closed: it runs to the end of the line.'
                   : 'Separated by spaces; quote an argument that contains spaces.'}
               </p>
+              <SecretArgs args={args} choices={f.secrets} suggested={suggested} onChange={(secrets) => set({secrets})} />
             </div>
             <KeyValueRows
               label="Environment"
@@ -393,20 +437,13 @@ export function ConnectorForm({connector, onClose}: {connector?: Connector; onCl
             />
             {f.transport === 'http' && (
               <div className="cf-field cf-oauth">
-                <div className="cf-oauth-head">
-                  <Switch
-                    checked={f.oauth}
-                    onChange={(oauth) => set({oauth})}
-                    label="Sign in with OAuth"
-                    testId="connector-oauth"
-                  />
-                  <div>
-                    <span className="cf-oauth-title">Sign in with OAuth</span>
-                    <p className="field-hint cf-oauth-hint">
-                      For servers that ask you to sign in. Maestro discovers the rest; tokens stay in your keychain.
-                    </p>
-                  </div>
-                </div>
+                <SwitchRow
+                  checked={f.oauth}
+                  onChange={(oauth) => set({oauth})}
+                  label="Sign in with OAuth"
+                  testId="connector-oauth"
+                  hint="For servers that ask you to sign in. Maestro discovers the rest; tokens stay in your keychain."
+                />
                 {f.oauth && (
                   <div className="cf-oauth-fields">
                     <div className="cf-field">
@@ -436,6 +473,21 @@ export function ConnectorForm({connector, onClose}: {connector?: Connector; onCl
             )}
           </>
         )}
+
+        <div className="cf-field cf-trust">
+          <SwitchRow
+            checked={f.trustReadOnly}
+            onChange={(trustReadOnly) => set({trustReadOnly})}
+            label="Run the tools this server marks read-only without asking"
+            testId="connector-trust-readonly"
+            hintTestId="connector-trust-hint"
+            hint={
+              'Which tools are read-only is the server’s own claim, and Maestro cannot check it: a server can mark a tool ' +
+              'that sends your data away as read-only. Leave this off unless you trust this server. Chats set to deny all ' +
+              'still deny every tool.'
+            }
+          />
+        </div>
 
         {tested && <TestOutcome result={tested} />}
         {error && (

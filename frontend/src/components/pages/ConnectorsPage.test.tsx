@@ -182,6 +182,75 @@ describe('Connectors page', {timeout: 20_000}, () => {
     expect(fake.DeleteConnector).toHaveBeenCalledWith('c1')
   })
 
+  it('keeps arguments that look secret in the keychain, and any the user locks', async () => {
+    const {user, fake} = await openConnectors()
+    await user.click(await screen.findByTestId('add-connector'))
+    await user.type(screen.getByTestId('connector-name'), 'GitHub')
+    await user.type(screen.getByTestId('connector-command'), 'npx')
+    await user.type(screen.getByTestId('connector-args'), 'server-github --token=ghp_0123456789 plain')
+    // Go suggests the token; its chip is locked and masked.
+    await waitFor(() => expect(fake.SuggestSecretArgs).toHaveBeenLastCalledWith(['server-github', '--token=ghp_0123456789', 'plain']))
+    const chip = (i: number) => screen.getAllByTestId('connector-arg')[i]
+    await waitFor(() => expect(chip(1)).toHaveAttribute('aria-pressed', 'true'))
+    expect(chip(1)).toHaveTextContent('--token=••••')
+    expect(chip(1)).not.toHaveTextContent('ghp_')
+    expect(chip(2)).toHaveAttribute('aria-pressed', 'false')
+    expect(screen.getByTestId('connector-secret-hint')).toHaveTextContent('kept in your keychain')
+    // Any argument can be locked.
+    await user.click(chip(2))
+    expect(chip(2)).toHaveAttribute('aria-pressed', 'true')
+    await user.click(screen.getByTestId('connector-save'))
+    await waitFor(() =>
+      expect(fake.SaveConnector).toHaveBeenCalledWith(
+        expect.objectContaining({args: ['server-github', '--token=ghp_0123456789', 'plain'], secretArgs: [1, 2]}),
+      ),
+    )
+    // The card shows the references, never the values.
+    await waitFor(() => expect(item('c-1')).toHaveTextContent('npx server-github \'--token=${secret:1}\' \'${secret:2}\''))
+    expect(item('c-1')).not.toHaveTextContent('ghp_')
+  })
+
+  it('unlocks a suggested argument, and keeps a stored secret locked when editing', async () => {
+    const c = connector('c1', 'Files', {args: ['--token=${secret:1}', '--sk-mode']})
+    const {user, fake} = await openConnectors({connectors: [c]})
+    await waitFor(() => item('c1'))
+    await user.click(within(item('c1')).getByTestId('connector-edit'))
+    const chips = screen.getAllByTestId('connector-arg')
+    expect(chips[0]).toBeDisabled()
+    expect(chips[0]).toHaveAttribute('aria-pressed', 'true')
+    expect(chips[0]).toHaveAttribute('title', expect.stringContaining('Type the argument again'))
+    await user.clear(screen.getByTestId('connector-args'))
+    await user.type(screen.getByTestId('connector-args'), '--token=${{secret:1} sk-live-123')
+    await waitFor(() => expect(screen.getAllByTestId('connector-arg')[1]).toHaveAttribute('aria-pressed', 'true'))
+    await user.click(screen.getAllByTestId('connector-arg')[1]) // the user declines the offer
+    await user.click(screen.getByTestId('connector-save'))
+    await waitFor(() => expect(fake.SaveConnector).toHaveBeenCalled())
+    const sent = fake.SaveConnector.mock.calls[0][0]
+    expect(sent.args).toEqual(['--token=${secret:1}', 'sk-live-123'])
+    expect(sent.secretArgs).toBeUndefined()
+  })
+
+  it('runs read-only-marked tools without asking only when the user says so', async () => {
+    const {user, fake} = await openConnectors()
+    await user.click(await screen.findByTestId('add-connector'))
+    const trust = screen.getByTestId('connector-trust-readonly')
+    expect(trust).toHaveAttribute('aria-checked', 'false')
+    expect(screen.getByTestId('connector-trust-hint')).toHaveTextContent('the server’s own claim, and Maestro cannot check it')
+    await user.type(screen.getByTestId('connector-name'), 'Docs')
+    await user.type(screen.getByTestId('connector-command'), 'docs-server')
+    await user.click(screen.getByTestId('connector-save'))
+    await waitFor(() => expect(fake.SaveConnector).toHaveBeenCalledTimes(1))
+    expect(fake.SaveConnector.mock.calls[0][0].trustReadOnlyHints).toBeUndefined()
+    await waitFor(() => item('c-1'))
+    expect(within(item('c-1')).queryByTestId('connector-trust')).not.toBeInTheDocument()
+
+    await user.click(within(item('c-1')).getByTestId('connector-edit'))
+    await user.click(screen.getByTestId('connector-trust-readonly'))
+    await user.click(screen.getByTestId('connector-save'))
+    await waitFor(() => expect(fake.SaveConnector).toHaveBeenLastCalledWith(expect.objectContaining({id: 'c-1', trustReadOnlyHints: true})))
+    await waitFor(() => expect(within(item('c-1')).getByTestId('connector-trust')).toHaveTextContent('the server’s claim, trusted by you'))
+  })
+
   it('imports a file and reports each entry', async () => {
     const {user, fake} = await openConnectors()
     fake.PickImportFile.mockResolvedValueOnce('/home/ada/claude_desktop_config.json')

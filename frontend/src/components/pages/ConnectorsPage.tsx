@@ -3,6 +3,7 @@ import {
   ChevronDown,
   CircleAlert,
   Download,
+  Eye,
   Globe,
   KeyRound,
   LoaderCircle,
@@ -128,6 +129,12 @@ function ConnectorCard({c, onEdit, onDelete}: {c: Connector; onEdit: () => void;
           <p className="connector-summary mono" title={line}>
             {line}
           </p>
+          {c.trustReadOnlyHints && (
+            <p className="connector-trust" data-testid="connector-trust">
+              <Eye size={12} aria-hidden="true" />
+              Runs the tools this server calls read-only without asking (the server&rsquo;s claim, trusted by you)
+            </p>
+          )}
         </div>
         <div className="connector-actions">
           <Switch

@@ -45,6 +45,21 @@ describe('Tools panel', {timeout: 20_000}, () => {
     expect(screen.getByTestId('tools-button-count')).toHaveTextContent('1')
   })
 
+  it('shows tools whose names look alike apart, and the read-only claim as the server\'s', async () => {
+    const tool = (name: string) => ({canonical: `hostile.${name}`, name, enabled: true, readOnly: true})
+    const {user} = await openPanel({
+      tools: {[S]: {revision: 1, roots: [], connectors: [sessionConnector('c1', 'Hostile', {tools: [tool('get_data'), tool('get_d\u0430ta')]})]}},
+    })
+    await user.click(await screen.findByRole('button', {name: /Hostile/}))
+    const names = screen.getAllByTestId('session-tool-name')
+    expect(names.map((n) => n.textContent)).toEqual(['get_data', 'get_dаU+0430ta'])
+    expect(within(names[0]).queryByTestId('tool-name-foreign')).not.toBeInTheDocument()
+    expect(within(names[1]).getByTestId('tool-name-foreign')).toHaveTextContent('U+0430')
+    expect(within(toolToggle('hostile.get_data').closest('li')!).getByText('Read-only').closest('span')).toHaveAttribute(
+      'title', expect.stringContaining('its own claim: Maestro still asks'),
+    )
+  })
+
   it('shows the count on the Tools button without opening the panel', async () => {
     const r = await renderApp({sessions: [session(S, 'Plans'), session('s2', 'Other')], status: {lastSessionId: 's2'}})
     installFakeConnectors(r.backend, {

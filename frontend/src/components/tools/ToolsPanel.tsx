@@ -6,6 +6,7 @@ import {useRuns} from '../../stores/runs'
 import {syncTools, useTools} from '../../stores/tools'
 import {useUI} from '../../stores/ui'
 import {Switch} from './Switch'
+import {ToolName} from './ToolName'
 import './tools-panel.css'
 
 function stateText(c: SessionConnector): string {
@@ -78,16 +79,23 @@ function ConnectorRow({c}: {c: SessionConnector}) {
               <div className="tp-tool-text">
                 <div className="tp-tool-head">
                   <span className="tp-tool-name" title={t.canonical}>
-                    {t.title || t.name}
+                    <ToolName name={t.title || t.name} testId="session-tool-name" />
                   </span>
                   {t.readOnly && (
-                    <span className="tp-readonly" title="The server says this tool only reads: it runs without asking">
+                    <span
+                      className="tp-readonly"
+                      title="The server says this tool only reads. That is its own claim: Maestro still asks before running it, unless you chose to trust this connector's claims."
+                    >
                       <Eye size={11} aria-hidden="true" />
                       Read-only
                     </span>
                   )}
                 </div>
-                {t.title && t.title !== t.name && <code className="tp-tool-id">{t.name}</code>}
+                {t.title && t.title !== t.name && (
+                  <code className="tp-tool-id">
+                    <ToolName name={t.name} />
+                  </code>
+                )}
                 {t.description && <p className="tp-tool-desc">{t.description}</p>}
               </div>
               <Switch

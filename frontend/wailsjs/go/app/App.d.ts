@@ -106,6 +106,8 @@ export function StopRun(arg1:string):Promise<void>;
 
 export function SubmitSignInCode(arg1:string,arg2:string):Promise<void>;
 
+export function SuggestSecretArgs(arg1:Array<string>):Promise<Array<number>>;
+
 export function SwitchBranch(arg1:string,arg2:number):Promise<app.SessionViewDTO>;
 
 export function TestConnector(arg1:app.ConnectorInputDTO):Promise<app.TestResultDTO>;

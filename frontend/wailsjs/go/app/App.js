@@ -210,6 +210,10 @@ export function SubmitSignInCode(arg1, arg2) {
   return window['go']['app']['App']['SubmitSignInCode'](arg1, arg2);
 }
 
+export function SuggestSecretArgs(arg1) {
+  return window['go']['app']['App']['SuggestSecretArgs'](arg1);
+}
+
 export function SwitchBranch(arg1, arg2) {
   return window['go']['app']['App']['SwitchBranch'](arg1, arg2);
 }
