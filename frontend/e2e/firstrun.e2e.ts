@@ -60,11 +60,32 @@ function shot(name: string): string {
   return path
 }
 
+/**
+ * Waits until the release window stops changing (two captures 150 ms
+ * apart are the same): a view switching, a panel sliding in or a list
+ * loading would otherwise move what the next click aims at.
+ */
+async function settle() {
+  const capture = () => execFileSync('import', ['-display', release.display.display, '-window', release.wid, 'rgb:-'], {maxBuffer: 64 << 20})
+  let prev = capture()
+  await waitFor('the release window to settle', async () => {
+    await new Promise((r) => setTimeout(r, 150))
+    const next = capture()
+    const same = next.equals(prev)
+    prev = next
+    return same || undefined
+  }, 10_000, 0)
+}
+
 /** Clicks, in the release window, the centre of what testId is in the twin. */
 async function click(testId: string, page: Page = twin.page) {
   const el = page.getByTestId(testId).first()
   await el.waitFor({timeout: 15_000})
-  const box = (await el.boundingBox())!
+  await settle()
+  await clickBox((await el.boundingBox())!)
+}
+
+function clickBox(box: {x: number; y: number; width: number; height: number}) {
   x(release.display, 'mousemove', '--window', release.wid, String(Math.round(box.x + box.width / 2)), String(Math.round(box.y + box.height / 2)))
   x(release.display, 'click', '1')
 }
@@ -75,7 +96,8 @@ async function both(testId: string) {
   await twin.page.getByTestId(testId).first().click()
 }
 
-function typeInRelease(text: string, enter = false) {
+async function typeInRelease(text: string, enter = false) {
+  await settle()
   x(release.display, 'type', '--delay', '8', text)
   if (enter) x(release.display, 'key', 'Return')
 }
@@ -153,7 +175,7 @@ describe.skipIf(!inKeyringSession || !existsSync(prodBinary) || !existsSync(ever
     // 2. An API key for Gemini, from the checklist's Accounts button.
     await both('first-run-accounts')
     await both('apikey-toggle-gemini')
-    typeInRelease(KEY, true)
+    await typeInRelease(KEY, true)
     await waitFor('the key in the keychain, saved by the release app', () => keychainHas('apikey:gemini') || undefined, 15_000)
     await page.getByTestId('apikey-input-gemini').fill(KEY)
     await page.getByTestId('apikey-input-gemini').press('Enter')
@@ -184,17 +206,18 @@ describe.skipIf(!inKeyringSession || !existsSync(prodBinary) || !existsSync(ever
     await both('tools-button')
     const toggle = '[data-testid="session-connector-toggle"]'
     await page.locator(toggle).first().waitFor({timeout: 15_000})
-    const box = (await page.locator(toggle).first().boundingBox())!
-    x(release.display, 'mousemove', '--window', release.wid, String(Math.round(box.x + box.width / 2)), String(Math.round(box.y + box.height / 2)))
-    x(release.display, 'click', '1')
+    await settle()
+    clickBox((await page.locator(toggle).first().boundingBox())!)
     await page.locator(toggle).first().click()
     await both('tools-close')
     await fakes.script('gemini').reset()
     await fakes.script('gemini').push({toolCalls: [{name: ECHO, args: {message: 'first day'}}]}, {text: 'The echo said: first day.'})
     await click('composer')
-    typeInRelease('Echo "first day", please.', true)
+    await typeInRelease('Echo "first day", please.', true)
     // echo asks for approval: Allow once has the focus.
-    await waitFor('the first model request', async () => ((await geminiBodies()).length >= 1) || undefined, 20_000)
+    const first = await waitFor('the first model request', async () => (await geminiBodies())[0], 20_000)
+    // The connector switched on in the release window's Tools panel.
+    expect(JSON.stringify(first.tools ?? first.request?.tools ?? [])).toContain(ECHO)
     await new Promise((r) => setTimeout(r, 1500))
     shot('4-approval')
     x(release.display, 'key', 'Return')

@@ -2,8 +2,8 @@
 import {afterAll, expect, test} from 'vitest'
 import {existsSync, readFileSync, writeFileSync} from 'node:fs'
 import {join} from 'node:path'
-import {expectReadable} from './chatkit'
-import {killAll, launchApp, tempDataDir} from './harness'
+import {addApiKey, expectReadable, inKeyringSession, lastAssistantText, shutdown, waitForReply} from './chatkit'
+import {killAll, launchApp, startFakes, tempDataDir} from './harness'
 
 afterAll(killAll)
 
@@ -42,25 +42,34 @@ test('two sessions, one renamed, survive a restart', async () => {
   expect(await app.quit()).toBe(0)
 })
 
-test('a message typed in the composer is stored and shown after a restart', async () => {
+// Sending needs a provider that can answer (the composer says why otherwise),
+// so this chat has a Gemini API key against the fakes.
+test.skipIf(!inKeyringSession)('a message typed in the composer, and its reply, are stored and shown after a restart', async () => {
   const dataDir = tempDataDir()
-  let app = await launchApp({dataDir, name: 'composer-1'})
-  await app.page.getByTestId('new-session').click()
-  const composer = app.page.getByTestId('composer')
-  await composer.fill('What can Maestro do with MCP tools?')
-  await composer.press('Enter')
-  await expect.poll(() => app.page.getByTestId('message').count()).toBe(1)
-  // The session takes its title from the first message.
-  await expect.poll(() => app.page.getByTestId('session-title').first().textContent())
-    .toBe('What can Maestro do with MCP tools?')
-  expect(await app.quit()).toBe(0)
+  const fakes = await startFakes('composer-fakes')
+  let app = await launchApp({dataDir, name: 'composer-1', env: fakes.env})
+  try {
+    await addApiKey(app.page, 'gemini')
+    await app.page.getByTestId('new-session').click()
+    const composer = app.page.getByTestId('composer')
+    await fakes.script('gemini').push({text: 'Maestro calls MCP tools for you.'})
+    await composer.fill('What can Maestro do with MCP tools?')
+    await composer.press('Enter')
+    await waitForReply(app.page, 'Maestro calls MCP tools for you.')
+    // The session takes its title from the first message.
+    await expect.poll(() => app.page.getByTestId('session-title').first().textContent())
+      .toBe('What can Maestro do with MCP tools?')
+    expect(await app.quit()).toBe(0)
 
-  app = await launchApp({dataDir, name: 'composer-2'})
-  // The last opened session is reopened with its history.
-  await expect.poll(() => app.page.getByTestId('message').first().textContent(), {timeout: 10_000})
-    .toContain('What can Maestro do with MCP tools?')
-  await app.screenshot('chat-after-restart')
-  expect(await app.quit()).toBe(0)
+    app = await launchApp({dataDir, name: 'composer-2', env: fakes.env})
+    // The last opened session is reopened with its history.
+    await expect.poll(() => app.page.getByTestId('message').first().textContent(), {timeout: 10_000})
+      .toContain('What can Maestro do with MCP tools?')
+    expect(await lastAssistantText(app.page)).toContain('Maestro calls MCP tools for you.')
+    await app.screenshot('chat-after-restart')
+  } finally {
+    await shutdown(app, fakes)
+  }
 })
 
 test('a damaged data file is reported with its path and left untouched', async () => {
