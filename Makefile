@@ -93,8 +93,8 @@ test-e2e:
 	$(KEYRING) bash -c 'cd frontend && npm run e2e --silent'
 
 ## screenshots: rerun the chat end-to-end tests, writing docs/screenshots/*.png
-screenshots: deps-test build-dev
-	$(KEYRING) bash -c 'cd frontend && MAESTRO_DOC_SHOTS=1 npx vitest run --config vitest.e2e.config.ts e2e/chat.e2e.ts e2e/matrix.e2e.ts'
+screenshots: deps-test build build-dev
+	$(KEYRING) bash -c 'cd frontend && MAESTRO_DOC_SHOTS=1 npx vitest run --config vitest.e2e.config.ts e2e/chat.e2e.ts e2e/matrix.e2e.ts e2e/firstrun.e2e.ts'
 
 ## perf: measure build time, binary size, launch time and memory into docs/PERFORMANCE.md figures
 perf: deps-test
