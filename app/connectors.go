@@ -339,6 +339,9 @@ func (a *App) SaveConnector(in ConnectorInputDTO) (ConnectorDTO, error) {
 	if err != nil {
 		return ConnectorDTO{}, err
 	}
+	if old == nil && in.NewChats == nil {
+		cfg.NewChats = mcp.NewChatsByDefault(len(cn.sup.Connectors()))
+	}
 	for _, other := range cn.sup.Connectors() {
 		if other.ID != cfg.ID && strings.EqualFold(other.DisplayName(), cfg.Name) {
 			return ConnectorDTO{}, chat.E(chat.ErrConflict, "a connector named %q exists already: choose another name", other.DisplayName())

@@ -30,6 +30,9 @@ func connectorFromInput(in ConnectorInputDTO, old *mcp.Connector) (mcp.Connector
 	var problems []string
 	c.Name = strings.Join(strings.Fields(in.Name), " ")
 	c.TrustReadOnlyHints = in.TrustReadOnlyHints
+	if in.NewChats != nil {
+		c.NewChats = *in.NewChats
+	}
 	switch {
 	case c.Name == "":
 		problems = append(problems, "a name is required")
@@ -193,7 +196,7 @@ func connectorDTO(cfg mcp.Connector, st mcp.ConnectorStatus) ConnectorDTO {
 	dto := ConnectorDTO{
 		ID: cfg.ID, Name: cfg.DisplayName(), Transport: string(cfg.Transport), Enabled: !cfg.Disabled,
 		Command: cfg.Command, Args: nonNil(slices.Clone(cfg.Args)), Env: keyHints(cfg.Env), Cwd: cfg.Dir,
-		URL: cfg.URL, Headers: keyHints(cfg.Headers), TrustReadOnlyHints: cfg.TrustReadOnlyHints,
+		URL: cfg.URL, Headers: keyHints(cfg.Headers), TrustReadOnlyHints: cfg.TrustReadOnlyHints, NewChats: cfg.NewChats,
 		State: string(st.State), ToolCount: st.Tools, Error: st.Error, StderrTail: nonNil(slices.Clone(st.StderrTail)),
 		NeedsSignIn: st.NeedsSignIn, NextRetry: millis(st.RetryAt), Restarts: st.Restarts,
 		Server: st.Server, Protocol: st.Protocol, Since: millis(st.Since), CreatedAt: millis(cfg.CreatedAt),

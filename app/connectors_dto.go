@@ -38,6 +38,8 @@ type ConnectorDTO struct {
 	// TrustReadOnlyHints: the user chose to run the tools this server
 	// marks read-only without asking (off unless they turned it on).
 	TrustReadOnlyHints bool `json:"trustReadOnlyHints"`
+	// NewChats: the connector is switched on in every new chat.
+	NewChats bool `json:"newChats"`
 
 	// State is starting, ready, error, restarting or stopped.
 	State string `json:"state"`
@@ -105,6 +107,9 @@ type ConnectorInputDTO struct {
 	// TrustReadOnlyHints runs the tools the server marks read-only
 	// without asking; false (the default) asks for them like any other.
 	TrustReadOnlyHints bool `json:"trustReadOnlyHints,omitempty"`
+	// NewChats switches the connector on in every new chat; absent keeps
+	// what it was (a new connector: on for a user's first few).
+	NewChats *bool `json:"newChats,omitempty"`
 }
 
 // TestToolDTO is a tool a tested server listed.

@@ -134,7 +134,8 @@ func newHTTPServer(t *testing.T, tools ...mcpgo.Tool) *httpServer {
 		hs.mu.Unlock()
 		h.ServeHTTP(w, r)
 	}))
-	t.Cleanup(hs.Close)
+	// A connector still running may hold its event stream open.
+	t.Cleanup(func() { hs.CloseClientConnections(); hs.Close() })
 	return hs
 }
 
@@ -693,5 +694,38 @@ func TestConnectorArgumentSecrets(t *testing.T) {
 	}
 	if bytes.Contains(db, []byte(token)) {
 		t.Error("the data file holds the token")
+	}
+}
+
+// TestNewChatsStartWithTheFirstConnectors: a user's first connectors are on
+// in new chats (the form can say otherwise), and a new chat starts with them.
+func TestNewChatsStartWithTheFirstConnectors(t *testing.T) {
+	t.Parallel()
+	a := startConnApp(t, Runtime{})
+	hs := newHTTPServer(t, mcpgo.NewTool("read"))
+	on, err := a.SaveConnector(ConnectorInputDTO{Name: "Files", Transport: "http", URL: hs.URL + "/mcp"})
+	if err != nil || !on.NewChats {
+		t.Fatalf("first connector: newChats %v, %v; want on by default", on.NewChats, err)
+	}
+	off := false
+	quiet, err := a.SaveConnector(ConnectorInputDTO{Name: "Quiet", Transport: "http", URL: hs.URL + "/mcp", NewChats: &off})
+	if err != nil || quiet.NewChats {
+		t.Fatalf("connector saved with newChats off: %v, %v", quiet.NewChats, err)
+	}
+	a.ev.wait(t, EventConnectorState, stateIs(on.ID, "ready"))
+	s, err := a.CreateSession("")
+	if err != nil {
+		t.Fatal(err)
+	}
+	tools, err := a.SessionTools(s.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := map[string]bool{}
+	for _, c := range tools.Connectors {
+		got[c.Name] = c.EnabledInSession
+	}
+	if !got["Files"] || got["Quiet"] {
+		t.Errorf("a new chat's connectors = %v; want Files on and Quiet off", got)
 	}
 }

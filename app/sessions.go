@@ -106,7 +106,7 @@ func (a *App) CreateSession(title string) (SessionDTO, error) {
 		return SessionDTO{}, err
 	}
 	defer cancel()
-	sess := chat.Session{Title: title}
+	sess := chat.Session{Title: title, EnabledConnectors: a.newChatConnectors()}
 	if a.chat != nil && a.chat.deps.Catalog != nil {
 		c := startingModel(ctx, st, a.chat.deps.Catalog.Providers(ctx))
 		sess.Provider, sess.Model = c.Provider, c.Model

@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"time"
 
 	mcpgo "github.com/mark3labs/mcp-go/mcp"
 
@@ -243,4 +244,29 @@ func (a *App) SetSessionRoots(sessionID string, roots []string) ([]string, error
 		a.log.Warn("announce session folders", "session", sessionID, "err", err)
 	}
 	return clean, nil
+}
+
+// newChatConnectors lists the connectors a new chat starts with: those on
+// in new chats and not switched off. It waits briefly for the connectors to
+// load at start-up; a chat made before that starts with none.
+func (a *App) newChatConnectors() []string {
+	if a.conns == nil {
+		return nil
+	}
+	select {
+	case <-a.conns.loaded:
+	case <-time.After(2 * time.Second):
+		return nil
+	}
+	sup, _ := a.conns.current()
+	if sup == nil {
+		return nil
+	}
+	var ids []string
+	for _, c := range sup.Connectors() {
+		if c.NewChats && !c.Disabled {
+			ids = append(ids, c.ID)
+		}
+	}
+	return ids
 }

@@ -96,9 +96,21 @@ type Connector struct {
 	// sessions that ask. Off by default: the hint is the server's claim,
 	// and a hostile server can put it on a tool that sends data away.
 	TrustReadOnlyHints bool `json:"trustReadOnlyHints,omitempty"`
+	// NewChats switches the connector on in every new chat (the user can
+	// still switch it off there). See NewChatsByDefault.
+	NewChats bool `json:"newChats,omitempty"`
 
 	CreatedAt time.Time `json:"createdAt,omitzero"`
 }
+
+// newChatsFirst is how many connectors are on in new chats by default: a
+// user's first few are what they set Maestro up for; later ones are often
+// for one task, and every tool declared costs context in every request.
+const newChatsFirst = 5
+
+// NewChatsByDefault says whether a connector added when existing ones are
+// already there starts on in new chats (the form can say otherwise).
+func NewChatsByDefault(existing int) bool { return existing < newChatsFirst }
 
 // OAuthConfig turns on OAuth for a remote connector. Every field is
 // optional: discovery, registration and scopes come from the server.

@@ -300,9 +300,11 @@ func (s *Supervisor) Import(ctx context.Context, data []byte) (ImportReport, err
 		return rep, err
 	}
 	taken := map[string]bool{}
-	for _, c := range s.Connectors() {
+	existing := s.Connectors()
+	for _, c := range existing {
 		taken[strings.ToLower(c.DisplayName())] = true
 	}
+	added := 0
 	for i := range rep.Entries {
 		e := &rep.Entries[i]
 		if !e.Imported {
@@ -312,6 +314,7 @@ func (s *Supervisor) Import(ctx context.Context, data []byte) (ImportReport, err
 			e.Imported, e.Connector, e.Reason = false, nil, "a connector with this name exists already"
 			continue
 		}
+		e.Connector.NewChats = NewChatsByDefault(len(existing) + added)
 		c, err := s.Add(ctx, *e.Connector)
 		if err != nil && errors.Is(err, chat.ErrUnavailable) && len(e.Connector.ArgSecrets) > 0 {
 			// No keychain: the arguments stay as they were in the file
@@ -329,6 +332,7 @@ func (s *Supervisor) Import(ctx context.Context, data []byte) (ImportReport, err
 			continue
 		}
 		taken[strings.ToLower(c.Name)] = true
+		added++
 		e.Connector = &c
 	}
 	return rep, nil

@@ -2,6 +2,7 @@ package mcp
 
 import (
 	"encoding/json"
+	"fmt"
 	"os"
 	"slices"
 	"strings"
@@ -164,5 +165,30 @@ func TestImportAndExportRoundTrip(t *testing.T) {
 		if e.Connector.URL != c.URL || e.Connector.Command != c.Command || !slices.Equal(e.Connector.Args, c.Args) {
 			t.Errorf("%s: exported %+v, had %+v", e.Name, *e.Connector, c)
 		}
+	}
+}
+
+// TestImportedConnectorsOnInNewChats: a user's first connectors, imported
+// or added, are on in new chats; later ones are not.
+func TestImportedConnectorsOnInNewChats(t *testing.T) {
+	t.Parallel()
+	var servers []string
+	for i := range newChatsFirst + 2 {
+		servers = append(servers, fmt.Sprintf(`"s%d": {"command": "maestro-test-no-such-cmd-%d"}`, i, i))
+	}
+	sup := NewSupervisor(WithSecrets(NewMemorySecrets()), WithMaxStartFailures(1), WithPingInterval(0))
+	defer sup.Close()
+	rep, err := sup.Import(t.Context(), []byte(`{"mcpServers": {`+strings.Join(servers, ",")+`}}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	on := 0
+	for _, e := range rep.Entries {
+		if e.Connector != nil && e.Connector.NewChats {
+			on++
+		}
+	}
+	if on != newChatsFirst {
+		t.Errorf("%d of %d imported connectors on in new chats; want the first %d", on, rep.Imported(), newChatsFirst)
 	}
 }

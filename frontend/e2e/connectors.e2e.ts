@@ -38,6 +38,12 @@ test.skipIf(!existsSync(everything))('a stdio connector becomes ready, breaks wi
     await page.getByTestId('connector-transport').getByRole('radio', {name: /Local command/}).click()
     await page.getByTestId('connector-command').fill('node')
     await fillArgs(page, `${everything} stdio`)
+    // A first connector is on in new chats unless the form says otherwise:
+    // off here, so the chat below switches it on itself.
+    const newChats = page.getByTestId('connector-new-chats')
+    expect(await newChats.getAttribute('aria-checked')).toBe('true')
+    await newChats.click()
+    await expect.poll(() => newChats.getAttribute('aria-checked')).toBe('false')
 
     // Test connection first: it lists the tools and saves nothing.
     await page.getByTestId('connector-test').click()

@@ -199,24 +199,18 @@ describe.skipIf(!inKeyringSession || !existsSync(prodBinary) || !existsSync(ever
     await new Promise((r) => setTimeout(r, 500))
     shot('3-connector')
 
-    // 4. A chat: the connector switched on in its Tools panel, then a
-    // message whose reply calls echo.
+    // 4. A chat: the imported connector is on in new chats (a user's
+    // first connectors are), then a message whose reply calls echo.
     await both('new-session')
     await page.getByTestId('composer').waitFor()
-    await both('tools-button')
-    const toggle = '[data-testid="session-connector-toggle"]'
-    await page.locator(toggle).first().waitFor({timeout: 15_000})
-    await settle()
-    clickBox((await page.locator(toggle).first().boundingBox())!)
-    await page.locator(toggle).first().click()
-    await both('tools-close')
+    await expect.poll(() => page.getByTestId('tools-button-count').textContent(), {timeout: 15_000}).toMatch(/^\d+$/)
     await fakes.script('gemini').reset()
     await fakes.script('gemini').push({toolCalls: [{name: ECHO, args: {message: 'first day'}}]}, {text: 'The echo said: first day.'})
     await click('composer')
     await typeInRelease('Echo "first day", please.', true)
     // echo asks for approval: Allow once has the focus.
     const first = await waitFor('the first model request', async () => (await geminiBodies())[0], 20_000)
-    // The connector switched on in the release window's Tools panel.
+    // The connector is on in the release window's new chat.
     expect(JSON.stringify(first.tools ?? first.request?.tools ?? [])).toContain(ECHO)
     await new Promise((r) => setTimeout(r, 1500))
     shot('4-approval')

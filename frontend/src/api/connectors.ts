@@ -31,6 +31,8 @@ export interface Connector {
   oauth?: {clientId: string; hasClientSecret: boolean; scopes: string[]}
   /** The user chose to run the tools this server marks read-only without asking. */
   trustReadOnlyHints?: boolean
+  /** Switched on in every new chat. */
+  newChats?: boolean
   state: ConnectorState | string
   toolCount: number
   error?: string
@@ -70,6 +72,8 @@ export interface ConnectorInput {
   headers?: KeyValueInput[]
   oauth?: {clientId?: string; clientSecret?: string; keepClientSecret?: boolean; scopes?: string[]}
   trustReadOnlyHints?: boolean
+  /** Switched on in every new chat. */
+  newChats?: boolean
 }
 
 export interface TestTool {

@@ -2,11 +2,13 @@ import {useEffect, useRef} from 'react'
 import {ArrowUp, Square} from 'lucide-react'
 import {chatBlocker} from '../lib/blocker'
 import {canSend, getDraft} from '../lib/drafts'
+import {switchableConnectors} from '../lib/noTools'
 import {useAutoGrow} from '../lib/useAutoGrow'
 import {useChat} from '../stores/chat'
 import {useModels} from '../stores/models'
 import {useActiveRun, useRuns} from '../stores/runs'
 import {useSessions} from '../stores/sessions'
+import {useTools} from '../stores/tools'
 import {useUI} from '../stores/ui'
 
 /** Lines the composer grows to before it scrolls. */
@@ -33,6 +35,12 @@ export function Composer({sessionId}: {sessionId: string}) {
   // Nothing can answer this chat: say why instead of letting a message go nowhere.
   const blocker = chatBlocker(session, providers)
   const {setView, openModelPicker} = useUI.getState()
+  // No tool is on while connectors could give some: offer them in one click.
+  const toolsData = useTools((s) => s.data)
+  const switchable = switchableConnectors(toolsData, sessionId)
+  const turnOn = () => {
+    for (const c of switchable) void useTools.getState().setConnector(c.id, true)
+  }
   const focusToken = useUI((s) => s.composerFocus)
   const ref = useRef<HTMLTextAreaElement>(null)
 
@@ -123,6 +131,13 @@ export function Composer({sessionId}: {sessionId: string}) {
           <>
             <kbd className="kbd">Esc</kbd> to stop the reply
           </>
+        ) : switchable.length > 0 ? (
+          <span data-testid="composer-no-tools">
+            No tools are on in this chat.{' '}
+            <button type="button" className="link-btn" data-testid="turn-on-connectors" onClick={turnOn}>
+              {switchable.length === 1 ? `Turn on ${switchable[0].name}` : `Turn on ${switchable.length} connectors`}
+            </button>
+          </span>
         ) : (
           <>
             <kbd className="kbd">Enter</kbd> to send, <kbd className="kbd">Shift+Enter</kbd> for a new line

@@ -103,9 +103,11 @@ export const useTools = create<ToolsState>()((set, get) => {
     toggleExpanded: (id) => set((s) => ({expanded: {...s.expanded, [id]: !s.expanded[id]}})),
 
     setConnector: async (connectorId, on) => {
-      const sessionId = get().openFor
+      // The open panel's chat, else the chat on screen (the composer's
+      // one-click "turn on" works with the panel closed).
+      const sessionId = current()
       const data = get().data
-      if (!sessionId || !data || get().pending[connectorId]) return
+      if (!sessionId || !data || data.sessionId !== sessionId || get().pending[connectorId]) return
       const flip = (v: boolean) =>
         set((s) => ({
           data: s.data && mapConnectors(s.data, (c) => (c.id === connectorId ? {...c, enabledInSession: v} : c)),

@@ -109,6 +109,7 @@ export namespace app {
 	    headers: KeyValueDTO[];
 	    oauth?: OAuthDTO;
 	    trustReadOnlyHints: boolean;
+	    newChats: boolean;
 	    state: string;
 	    toolCount: number;
 	    error?: string;
@@ -140,6 +141,7 @@ export namespace app {
 	        this.headers = this.convertValues(source["headers"], KeyValueDTO);
 	        this.oauth = this.convertValues(source["oauth"], OAuthDTO);
 	        this.trustReadOnlyHints = source["trustReadOnlyHints"];
+	        this.newChats = source["newChats"];
 	        this.state = source["state"];
 	        this.toolCount = source["toolCount"];
 	        this.error = source["error"];
@@ -219,6 +221,7 @@ export namespace app {
 	    headers?: KeyValueInputDTO[];
 	    oauth?: OAuthInputDTO;
 	    trustReadOnlyHints?: boolean;
+	    newChats?: boolean;
 	
 	    static createFrom(source: any = {}) {
 	        return new ConnectorInputDTO(source);
@@ -238,6 +241,7 @@ export namespace app {
 	        this.headers = this.convertValues(source["headers"], KeyValueInputDTO);
 	        this.oauth = this.convertValues(source["oauth"], OAuthInputDTO);
 	        this.trustReadOnlyHints = source["trustReadOnlyHints"];
+	        this.newChats = source["newChats"];
 	    }
 	
 		convertValues(a: any, classs: any, asMap: boolean = false): any {

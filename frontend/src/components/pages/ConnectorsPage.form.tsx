@@ -36,6 +36,7 @@ interface FormState {
   scopes: string
   /** Run the tools the server marks read-only without asking (off by default). */
   trustReadOnly: boolean
+  newChats: boolean
   /** The user's lock choices for arguments, by argument text. */
   secrets: SecretChoices
 }
@@ -66,6 +67,8 @@ function initial(c?: Connector): FormState {
     keepClientSecret: !!c?.oauth?.hasClientSecret,
     scopes: c?.oauth?.scopes.join(' ') ?? '',
     trustReadOnly: !!c?.trustReadOnlyHints,
+    // A user's first connectors are what they set Maestro up for.
+    newChats: c ? !!c.newChats : useConnectors.getState().connectors.length < 5,
     secrets: {},
   }
 }
@@ -81,7 +84,10 @@ function rows(list: Row[]): KeyValueInput[] {
  * transport's fields. suggested are the arguments Go says look secret.
  */
 export function toInput(f: FormState, id?: string, suggested: ReadonlySet<string> = new Set()): ConnectorInput {
-  const base = {id: id || undefined, name: f.name.trim(), transport: f.transport, trustReadOnlyHints: f.trustReadOnly || undefined}
+  const base = {
+    id: id || undefined, name: f.name.trim(), transport: f.transport,
+    trustReadOnlyHints: f.trustReadOnly || undefined, newChats: f.newChats,
+  }
   if (f.transport === 'stdio') {
     const args = splitArgs(f.args)
     const secretArgs = secretIndexes(args, f.secrets, suggested)
@@ -473,6 +479,17 @@ export function ConnectorForm({connector, onClose}: {connector?: Connector; onCl
             )}
           </>
         )}
+
+        <div className="cf-field cf-trust">
+          <SwitchRow
+            checked={f.newChats}
+            onChange={(newChats) => set({newChats})}
+            label="On in new chats"
+            testId="connector-new-chats"
+            hintTestId="connector-new-chats-hint"
+            hint="New chats start with this connector's tools on. You can switch it off in a chat's Tools panel."
+          />
+        </div>
 
         <div className="cf-field cf-trust">
           <SwitchRow

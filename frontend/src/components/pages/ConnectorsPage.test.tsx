@@ -47,6 +47,8 @@ describe('Connectors page', {timeout: 20_000}, () => {
       env: [{key: 'API_KEY', value: 'sk-secret'}],
       cwd: undefined,
       id: undefined,
+      // A user's first connectors are on in new chats.
+      newChats: true,
     })
     await waitFor(() => expect(screen.queryByTestId('connector-form')).not.toBeInTheDocument())
     const card = item('c-1')
@@ -74,6 +76,7 @@ describe('Connectors page', {timeout: 20_000}, () => {
       url: 'https://mcp.example.com/mcp',
       headers: [{key: 'Authorization', value: 'Bearer t0ken'}],
       oauth: {clientId: undefined, clientSecret: undefined, keepClientSecret: false, scopes: []},
+      newChats: true,
     })
     expect(screen.getByTestId('connector-form')).toBeInTheDocument()
     // The error has the focus, so Escape still closes the form.

@@ -13,6 +13,7 @@ import {
   Radio,
   RotateCw,
   ScrollText,
+  Sparkles,
   Terminal,
   Trash2,
   Upload,
@@ -129,6 +130,12 @@ function ConnectorCard({c, onEdit, onDelete}: {c: Connector; onEdit: () => void;
           <p className="connector-summary mono" title={line}>
             {line}
           </p>
+          {c.newChats && (
+            <p className="connector-trust" data-testid="connector-new-chats-note">
+              <Sparkles size={12} aria-hidden="true" />
+              On in new chats
+            </p>
+          )}
           {c.trustReadOnlyHints && (
             <p className="connector-trust" data-testid="connector-trust">
               <Eye size={12} aria-hidden="true" />

@@ -1,6 +1,7 @@
 import {act, screen, waitFor, within} from '@testing-library/react'
 import {describe, expect, it} from 'vitest'
 import {useRuns} from '../../stores/runs'
+import {useTools} from '../../stores/tools'
 import {session} from '../../test/fakeBackend'
 import {type FakeConnectorOptions, installFakeConnectors, sessionConnector} from '../../test/fakeConnectors'
 import {renderApp} from '../../test/render'
@@ -45,12 +46,27 @@ describe('Tools panel', {timeout: 20_000}, () => {
     expect(screen.getByTestId('tools-button-count')).toHaveTextContent('1')
   })
 
+  it('a chat with no tool on while a connector could give some says so, and turns it on in one click', async () => {
+    const {user, fake} = await openPanel({
+      tools: {[S]: {revision: 2, connectors: [sessionConnector('c1', 'Files')], roots: []}},
+    })
+    await user.click(screen.getByTestId('tools-close'))
+    // installFakeConnectors reset the store after the Tools button told it
+    // which chat is on screen; tell it again, as switching chats does.
+    act(() => useTools.getState().show(S))
+    const hint = await screen.findByTestId('composer-no-tools')
+    expect(hint).toHaveTextContent('No tools are on in this chat.')
+    await user.click(within(hint).getByTestId('turn-on-connectors'))
+    expect(fake.SetSessionConnector).toHaveBeenCalledWith(S, 'c1', true)
+    await waitFor(() => expect(screen.queryByTestId('composer-no-tools')).not.toBeInTheDocument())
+  })
+
   it('shows tools whose names look alike apart, and the read-only claim as the server\'s', async () => {
     const tool = (name: string) => ({canonical: `hostile.${name}`, name, enabled: true, readOnly: true})
     const {user} = await openPanel({
       tools: {[S]: {revision: 1, roots: [], connectors: [sessionConnector('c1', 'Hostile', {tools: [tool('get_data'), tool('get_d\u0430ta')]})]}},
     })
-    await user.click(await screen.findByRole('button', {name: /Hostile/}))
+    await user.click(await within(await screen.findByTestId('tools-panel')).findByRole('button', {name: /Hostile/}))
     const names = screen.getAllByTestId('session-tool-name')
     expect(names.map((n) => n.textContent)).toEqual(['get_data', 'get_dаU+0430ta'])
     expect(within(names[0]).queryByTestId('tool-name-foreign')).not.toBeInTheDocument()
