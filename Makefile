@@ -13,6 +13,11 @@ BIN      := build/bin
 APP      := $(BIN)/maestro
 APP_DEV  := $(BIN)/maestro-dev
 OUT      := test-results
+PKG_DIR  := $(BIN)/package
+# A Debian version must start with a digit: a tag like v1.2.0 gives 1.2.0;
+# an untagged build gives 0.0.0+git<hash>.
+DEB_VERSION := $(shell echo '$(VERSION)' | sed -E 's/^v([0-9]+\.[0-9])/\1/; /^[0-9]+\.[0-9]/!s/^/0.0.0+git/; s/-/~/g')
+ICON_SIZES  := 16 24 32 48 64 128 256 512
 
 # Tests get a throwaway HOME and runtime dir, so the keyring they unlock is
 # never the user's own; Go keeps its real caches.
@@ -21,7 +26,7 @@ KEYRING   := env HOME=$(TEST_HOME) XDG_RUNTIME_DIR=$(TEST_HOME)/run \
 	GOCACHE=$(shell go env GOCACHE) GOMODCACHE=$(shell go env GOMODCACHE) GOPATH=$(GOPATH) \
 	npm_config_cache=$(HOME)/.npm .ci/keyring-session.sh
 
-.PHONY: run build install test deps deps-test frontend bindings check-bindings screenshots \
+.PHONY: run build install uninstall refresh-desktop package test-package test deps deps-test frontend bindings check-bindings screenshots \
 	build-dev test-go test-frontend test-e2e perf perf-session clean
 
 ## run: install what is missing, build, and open Maestro
@@ -38,11 +43,40 @@ build: deps frontend
 		{ echo "build: $(APP) was built without the desktop tags"; exit 1; }
 	@echo "built $(APP) ($$(du -h $(APP) | cut -f1))"
 
-## install: copy the binary, .desktop file and icon under ~/.local
+## install: copy the binary, the .desktop file and the icons under ~/.local
 install: build
 	install -Dm755 $(APP) $(HOME)/.local/bin/maestro
-	install -Dm644 build/linux/maestro.desktop $(HOME)/.local/share/applications/maestro.desktop
-	install -Dm644 build/appicon.png $(HOME)/.local/share/icons/hicolor/512x512/apps/maestro.png
+	@mkdir -p $(PKG_DIR)
+	sed 's|^Exec=.*|Exec=$(HOME)/.local/bin/maestro|' build/linux/maestro.desktop > $(PKG_DIR)/maestro-user.desktop
+	install -Dm644 $(PKG_DIR)/maestro-user.desktop $(HOME)/.local/share/applications/maestro.desktop
+	for s in $(ICON_SIZES); do install -Dm644 build/linux/icons/$${s}x$${s}/maestro.png \
+		$(HOME)/.local/share/icons/hicolor/$${s}x$${s}/apps/maestro.png; done
+	@$(MAKE) -s refresh-desktop
+
+## uninstall: remove what make install put under ~/.local
+uninstall:
+	rm -f $(HOME)/.local/bin/maestro $(HOME)/.local/share/applications/maestro.desktop
+	for s in $(ICON_SIZES); do rm -f $(HOME)/.local/share/icons/hicolor/$${s}x$${s}/apps/maestro.png; done
+	@$(MAKE) -s refresh-desktop
+
+# Menus and icon themes pick up the change; both tools are optional.
+refresh-desktop:
+	-@command -v update-desktop-database >/dev/null && update-desktop-database -q $(HOME)/.local/share/applications
+	-@command -v gtk-update-icon-cache >/dev/null && [ -d $(HOME)/.local/share/icons/hicolor ] && \
+		gtk-update-icon-cache -q -t -f $(HOME)/.local/share/icons/hicolor
+	@true
+
+## package: a .deb in build/bin (nfpm): /usr/bin/maestro, its desktop entry and icons
+package: build
+	@mkdir -p $(PKG_DIR)
+	sed 's|^Exec=.*|Exec=/usr/bin/maestro|' build/linux/maestro.desktop > $(PKG_DIR)/maestro.desktop
+	DEB_VERSION='$(DEB_VERSION)' go tool nfpm package --config build/linux/nfpm.yaml \
+		--packager deb --target $(BIN)/maestro_$(DEB_VERSION)_amd64.deb
+	@echo "packaged $(BIN)/maestro_$(DEB_VERSION)_amd64.deb"
+
+## test-package: build the .deb, validate it, install it, start it, remove it (needs root or sudo)
+test-package: package
+	.ci/package-test.sh $(BIN)/maestro_$(DEB_VERSION)_amd64.deb
 
 deps:
 	@.ci/deps.sh run
@@ -78,6 +112,7 @@ test: deps-test
 	$(MAKE) test-frontend
 	$(MAKE) build build-dev
 	$(MAKE) test-e2e
+	$(MAKE) test-package
 	@echo "make test: all suites passed"
 
 # The MCP tests use the real npm servers installed in .ci/mcp (deps-test).
