@@ -378,4 +378,3 @@ func (m *Manager) CancelLogin(loginID string) error {
 	<-l.done
 	return nil
 }
-
