@@ -266,11 +266,14 @@ func postTokenAs(ctx context.Context, hc *http.Client, endpoint, contentType str
 	if resp.StatusCode/100 != 2 {
 		return nil, parseOAuthError(resp.StatusCode, b)
 	}
-	if mt, _, _ := mime.ParseMediaType(resp.Header.Get("Content-Type")); mt != "" && !strings.HasSuffix(mt, "json") {
-		return nil, fmt.Errorf("token response is %s, not JSON", mt)
-	}
 	var tr tokenResponse
 	if err := json.Unmarshal(b, &tr); err != nil {
+		// JSON under another media type is read all the same, as the
+		// MCP sign-in always did; a page that is not JSON is named by
+		// its type.
+		if mt, _, _ := mime.ParseMediaType(resp.Header.Get("Content-Type")); mt != "" && !strings.HasSuffix(mt, "json") {
+			return nil, fmt.Errorf("token response is %s, not JSON", mt)
+		}
 		return nil, fmt.Errorf("decode token response: %w", err)
 	}
 	if tr.AccessToken == "" {
