@@ -589,10 +589,7 @@ func (s *Supervisor) Close() error {
 	s.cancel()
 	var wg sync.WaitGroup
 	for _, r := range runners {
-		wg.Go(func() {
-			r.shutdown()
-			r.oauth.wait() // a token refresh in flight
-		})
+		wg.Go(r.shutdown)
 	}
 	wg.Wait()
 	return nil
