@@ -37,11 +37,11 @@ func (anthropicFlow) listen() listenSpec {
 // secrets: a 64-byte verifier and, unlike opencode, an independent state,
 // so the verifier never appears in a URL (docs/providers/anthropic.md
 // §Sign-in: PKCE and state).
-func (anthropicFlow) secrets() (pkce, string) { return newPKCEURLSafe(64), stateURLSafe(32) }
+func (anthropicFlow) secrets() (PKCE, string) { return NewPKCE(64), NewState(32) }
 
 // authURL has the parameters in the order of docs/providers/anthropic.md
 // §Sign-in: authorize URL.
-func (anthropicFlow) authURL(ep Endpoints, redirectURI string, p pkce, state string) string {
+func (anthropicFlow) authURL(ep Endpoints, redirectURI string, p PKCE, state string) string {
 	return withQuery(ep.AnthropicAuth+"/oauth/authorize",
 		[2]string{"code", "true"},
 		[2]string{"client_id", anthropicClientID},

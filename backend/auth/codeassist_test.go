@@ -67,18 +67,7 @@ func TestGeminiProjectResolution(t *testing.T) {
 			})
 			u := e.signIn(chat.ProviderGemini)
 			if tt.wantKind != nil {
-				if u.Status != LoginFailed {
-					t.Fatalf("status = %s; want failed", u.Status)
-				}
-				wantKind(t, u.Err, tt.wantKind)
-				for _, w := range tt.wantErr {
-					if !strings.Contains(u.Err.Error(), w) {
-						t.Errorf("err = %q; want it to mention %q", u.Err, w)
-					}
-				}
-				if _, err := e.kc.Get(t.Context(), oauthEntryName(chat.ProviderGemini)); !errors.Is(err, ErrNotFound) {
-					t.Errorf("a failed sign-in was saved (%v)", err)
-				}
+				checkFailedGeminiSignIn(t, e, u, tt.wantKind, tt.wantErr)
 				return
 			}
 			if u.Status != LoginSignedIn {
@@ -90,52 +79,78 @@ func TestGeminiProjectResolution(t *testing.T) {
 			if got := e.entry(chat.ProviderGemini).Project; got != tt.wantProject {
 				t.Errorf("saved project = %q; want %q", got, tt.wantProject)
 			}
-			reqs := e.ge.CodeAssistRequests()
-			if tt.wantCalls != nil {
-				var got []string
-				for _, r := range reqs {
-					got = append(got, strings.TrimPrefix(strings.TrimPrefix(r.Path, "/v1internal:"), "/v1internal/"))
-				}
-				if strings.Join(got, " ") != strings.Join(tt.wantCalls, " ") {
-					t.Errorf("setup calls = %v; want %v", got, tt.wantCalls)
-				}
-			}
-			for _, r := range reqs {
-				var body struct {
-					Project  *string `json:"cloudaicompanionProject"`
-					Metadata struct {
-						IDEType, Platform, PluginType string
-						DuetProject                   *string
-					} `json:"metadata"`
-				}
-				if len(r.Body) == 0 {
-					continue
-				}
-				if err := json.Unmarshal(r.Body, &body); err != nil {
-					t.Fatal(err)
-				}
-				if body.Metadata.IDEType != "IDE_UNSPECIFIED" || body.Metadata.Platform != "PLATFORM_UNSPECIFIED" || body.Metadata.PluginType != "GEMINI" {
-					t.Errorf("%s metadata = %+v", r.Path, body.Metadata)
-				}
-				switch {
-				case strings.HasSuffix(r.Path, "loadCodeAssist"):
-					if tt.project == "" && (body.Project != nil || body.Metadata.DuetProject != nil) {
-						t.Errorf("loadCodeAssist named a project although none is set: %s", r.Body)
-					}
-					if tt.project != "" && (body.Project == nil || *body.Project != tt.project) {
-						t.Errorf("loadCodeAssist body %s; want cloudaicompanionProject %q", r.Body, tt.project)
-					}
-				case strings.HasSuffix(r.Path, "onboardUser"):
-					got := "-"
-					if body.Project != nil {
-						got = *body.Project
-					}
-					if got != tt.wantOnboard {
-						t.Errorf("onboardUser project = %q; want %q (body %s)", got, tt.wantOnboard, r.Body)
-					}
-				}
-			}
+			checkCodeAssistCalls(t, e.ge.CodeAssistRequests(), tt.wantCalls, tt.project, tt.wantOnboard)
 		})
+	}
+}
+
+// checkFailedGeminiSignIn checks a sign-in that must fail with kind and
+// mention each of wantErr, and save nothing.
+func checkFailedGeminiSignIn(t *testing.T, e *env, u LoginUpdate, kind error, wantErr []string) {
+	t.Helper()
+	if u.Status != LoginFailed {
+		t.Fatalf("status = %s; want failed", u.Status)
+	}
+	wantKind(t, u.Err, kind)
+	for _, w := range wantErr {
+		if !strings.Contains(u.Err.Error(), w) {
+			t.Errorf("err = %q; want it to mention %q", u.Err, w)
+		}
+	}
+	if _, err := e.kc.Get(t.Context(), oauthEntryName(chat.ProviderGemini)); !errors.Is(err, ErrNotFound) {
+		t.Errorf("a failed sign-in was saved (%v)", err)
+	}
+}
+
+// checkCodeAssistCalls checks the Code Assist setup calls (when wantCalls
+// is set) and what each body says: the metadata, the project
+// loadCodeAssist names (project, the configured one) and the one
+// onboardUser names (wantOnboard, "-" for none).
+func checkCodeAssistCalls(t *testing.T, reqs []geminifake.CodeAssistRequest, wantCalls []string, project, wantOnboard string) {
+	t.Helper()
+	if wantCalls != nil {
+		var got []string
+		for _, r := range reqs {
+			got = append(got, strings.TrimPrefix(strings.TrimPrefix(r.Path, "/v1internal:"), "/v1internal/"))
+		}
+		if strings.Join(got, " ") != strings.Join(wantCalls, " ") {
+			t.Errorf("setup calls = %v; want %v", got, wantCalls)
+		}
+	}
+	for _, r := range reqs {
+		var body struct {
+			Project  *string `json:"cloudaicompanionProject"`
+			Metadata struct {
+				IDEType, Platform, PluginType string
+				DuetProject                   *string
+			} `json:"metadata"`
+		}
+		if len(r.Body) == 0 {
+			continue
+		}
+		if err := json.Unmarshal(r.Body, &body); err != nil {
+			t.Fatal(err)
+		}
+		if body.Metadata.IDEType != "IDE_UNSPECIFIED" || body.Metadata.Platform != "PLATFORM_UNSPECIFIED" || body.Metadata.PluginType != "GEMINI" {
+			t.Errorf("%s metadata = %+v", r.Path, body.Metadata)
+		}
+		switch {
+		case strings.HasSuffix(r.Path, "loadCodeAssist"):
+			if project == "" && (body.Project != nil || body.Metadata.DuetProject != nil) {
+				t.Errorf("loadCodeAssist named a project although none is set: %s", r.Body)
+			}
+			if project != "" && (body.Project == nil || *body.Project != project) {
+				t.Errorf("loadCodeAssist body %s; want cloudaicompanionProject %q", r.Body, project)
+			}
+		case strings.HasSuffix(r.Path, "onboardUser"):
+			got := "-"
+			if body.Project != nil {
+				got = *body.Project
+			}
+			if got != wantOnboard {
+				t.Errorf("onboardUser project = %q; want %q (body %s)", got, wantOnboard, r.Body)
+			}
+		}
 	}
 }
 

@@ -5,6 +5,9 @@ import (
 	"fmt"
 	"log/slog"
 	"net/http"
+	"time"
+
+	"golang.org/x/oauth2"
 
 	"maestro/backend/chat"
 )
@@ -123,4 +126,39 @@ func (m *Manager) oauthBase(provider string) string {
 		return m.ep.GeminiCodeAssist
 	}
 	return m.ep.AnthropicBase
+}
+
+// sourceLocked returns the provider's token source and client, building
+// them from e on first use.
+func (m *Manager) sourceLocked(f flow, ps *provState, e *tokenEntry) (*SavingTokenSource, *http.Client) {
+	if ps.src != nil {
+		return ps.src, ps.client
+	}
+	var src *SavingTokenSource
+	refresh := func(ctx context.Context, rt string) (*oauth2.Token, error) {
+		return f.refresh(ctx, m.hc, m.ep, rt)
+	}
+	save := func(ctx context.Context, t *oauth2.Token) error { return m.saveRefreshed(ctx, f, ps, src, t) }
+	src = NewSavingTokenSource(e.token(), refresh, save, WithClock(func() time.Time { return m.now() }), WithLogger(m.log))
+	ps.src, ps.entry = src, e
+	ps.client = &http.Client{Transport: &Transport{Source: src, Base: m.base, Log: m.log}}
+	return ps.src, ps.client
+}
+
+// saveRefreshed writes a refreshed token, whole, unless src is no longer
+// the provider's source (signed out or signed in again meanwhile).
+func (m *Manager) saveRefreshed(ctx context.Context, f flow, ps *provState, src *SavingTokenSource, t *oauth2.Token) error {
+	ps.mu.Lock()
+	defer ps.mu.Unlock()
+	if ps.src != src || ps.entry == nil {
+		return nil
+	}
+	e := *ps.entry
+	e.setToken(t, m.now())
+	f.refreshed(&e)
+	ps.entry = &e
+	if err := saveEntry(ctx, m.kc, &e); err != nil {
+		return fmt.Errorf("%s: save the refreshed sign-in: %w", f.display(), err)
+	}
+	return nil
 }

@@ -1,5 +1,32 @@
 // Package auth keeps Maestro's credentials: API keys and OAuth tokens, and
-// the browser sign-ins that obtain the tokens.
+// the browser sign-ins that obtain the tokens. It holds every OAuth
+// building block, used by both sign-ins Maestro runs: the providers'
+// (Manager, here) and the MCP servers' (backend/mcp).
+//
+// # OAuth building blocks
+//
+// Each exists once, here:
+//   - the loopback listener: [ListenLoopback] binds it, [ServeCallback]
+//     answers one path, checks the state (400 "State mismatch" otherwise,
+//     and the sign-in keeps waiting), hands the redirect's query to its
+//     Deliver and shows the browser the outcome; [RedirectError] puts a
+//     refusal into words;
+//   - PKCE and state: [PKCE], [NewPKCE], [NewState];
+//   - the token request (postToken): the providers' flows post their
+//     documented bodies through it, and [Client] posts the standard RFC
+//     6749 ones (code exchange, client credentials, refresh) with the RFC
+//     8707 resource and the client's authentication;
+//   - the refreshing transport: a [SavingTokenSource] (refresh early, one
+//     refresh in flight, every rotated token saved whole) behind a
+//     [Transport] (on a 401, refresh once and replay);
+//   - the keychain token store: [TokenStore], one JSON record per account,
+//     written whole in one Set, over the [Keychain] (or any [SecretStore]).
+//
+// backend/mcp owns what only MCP does and calls these for the rest:
+// WWW-Authenticate challenges and step-up (insufficient_scope), protected
+// resource and authorization server metadata discovery, the choice of
+// client (pre-registered, Client ID Metadata Document, dynamic
+// registration), and the Authorizer seam with its LoopbackAuthorizer.
 //
 // # Keychain
 //
@@ -73,5 +100,8 @@
 // A SavingTokenSource runs each refresh on a goroutine detached from its
 // callers (a rotated refresh token must be saved even if the caller gave
 // up), bounded by a timeout; Close cancels the logins and waits for them
-// and for refreshes in flight.
+// and for refreshes in flight. A Callback serves on one goroutine of its
+// own, which Close ends (letting a page being written finish). A Client
+// and a TokenStore are values with no state of their own, safe for
+// concurrent use.
 package auth

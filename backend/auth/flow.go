@@ -22,8 +22,8 @@ type flow interface {
 	// URI names.
 	listen() listenSpec
 	// secrets returns a fresh PKCE pair and state.
-	secrets() (pkce, string)
-	authURL(ep Endpoints, redirectURI string, p pkce, state string) string
+	secrets() (PKCE, string)
+	authURL(ep Endpoints, redirectURI string, p PKCE, state string) string
 	// manualRedirect is the redirect URI of the paste flow, "" if the
 	// provider has none.
 	manualRedirect(ep Endpoints) string
@@ -51,7 +51,7 @@ type listenSpec struct {
 type grant struct {
 	code        string
 	redirectURI string
-	pkce        pkce
+	pkce        PKCE
 	state       string
 }
 

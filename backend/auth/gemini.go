@@ -44,11 +44,11 @@ func (geminiFlow) listen() listenSpec {
 
 // secrets: google-auth-library's verifier and a hex state
 // (docs/providers/gemini.md §Sign-in: PKCE and state).
-func (geminiFlow) secrets() (pkce, string) { return newPKCEGoogle(), stateHex() }
+func (geminiFlow) secrets() (PKCE, string) { return newPKCEGoogle(), stateHex() }
 
 // authURL has gemini-cli's parameters in its order, PKCE appended
 // (docs/providers/gemini.md §Sign-in: authorize URL).
-func (geminiFlow) authURL(ep Endpoints, redirectURI string, p pkce, state string) string {
+func (geminiFlow) authURL(ep Endpoints, redirectURI string, p PKCE, state string) string {
 	return withQuery(ep.GeminiAuth+"/o/oauth2/v2/auth",
 		[2]string{"redirect_uri", redirectURI},
 		[2]string{"access_type", "offline"},

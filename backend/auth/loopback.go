@@ -9,6 +9,7 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
+	"net/url"
 	"strconv"
 	"strings"
 	"time"
@@ -16,19 +17,10 @@ import (
 	"maestro/backend/chat"
 )
 
-// arrival is a sign-in code, or the provider's refusal, reaching a login
-// from the loopback listener or from SubmitCode. The login answers on
-// reply (buffered) with the outcome of the exchange.
-type arrival struct {
-	code        string
-	redirectURI string // the redirect_uri the exchange must repeat
-	err         error
-	reply       chan error
-}
-
-// listenLoopback binds the first free port of ports on host (a loopback
-// address; port 0 means any free port).
-func listenLoopback(host string, ports []int) (net.Listener, error) {
+// ListenLoopback binds the first free port of ports on host (a loopback
+// address; port 0 means any free port). Every sign-in listener, the
+// providers' and the MCP servers', binds through it.
+func ListenLoopback(host string, ports []int) (net.Listener, error) {
 	var errs []error
 	for _, p := range ports {
 		ln, err := net.Listen("tcp", net.JoinHostPort(host, strconv.Itoa(p)))
@@ -40,31 +32,45 @@ func listenLoopback(host string, ports []int) (net.Listener, error) {
 	return nil, errors.Join(errs...)
 }
 
-// callbackServer is the loopback listener of one login. It answers only
-// path; a request whose state differs from the login's gets 400 "State
-// mismatch" and is otherwise ignored (the login keeps waiting); a request
-// with the right state is handed to the login through deliver, and the
-// browser gets a page saying how it went.
-type callbackServer struct {
-	srv     *http.Server
-	ln      net.Listener
-	path    string
-	state   string
-	display string
-	deliver func(ctx context.Context, a arrival) (bool, error)
-	redir   string
-	log     *slog.Logger
-	served  chan struct{}
+// CallbackConfig says what a Callback answers and to whom it hands the
+// redirect.
+type CallbackConfig struct {
+	// Path is the one path answered; any other gets 404.
+	Path string
+	// State is the sign-in's state: a request whose state differs gets 400
+	// "State mismatch" and is otherwise ignored (the sign-in keeps
+	// waiting).
+	State string
+	// Display names the sign-in on the browser's page ("ChatGPT", a
+	// connector's name).
+	Display string
+	Log     *slog.Logger
+	// Deliver takes the redirect's query and returns once the sign-in has
+	// used it. delivered is false when no sign-in is waiting any more; err
+	// is shown on the page.
+	Deliver func(ctx context.Context, q url.Values) (delivered bool, err error)
 }
 
-func newCallbackServer(ln net.Listener, path, state, display, redirectURI string, log *slog.Logger,
-	deliver func(ctx context.Context, a arrival) (bool, error)) *callbackServer {
-	c := &callbackServer{ln: ln, path: path, state: state, display: display, redir: redirectURI,
-		deliver: deliver, log: log, served: make(chan struct{})}
+// Callback is the loopback listener of one sign-in (RFC 8252 §7.3): it
+// answers CallbackConfig.Path, checks the state, hands the query to
+// Deliver and shows the browser a page saying how it went. It is the one
+// listener of both sign-ins: the Manager's and backend/mcp's.
+type Callback struct {
+	srv    *http.Server
+	cfg    CallbackConfig
+	served chan struct{}
+}
+
+// ServeCallback serves cfg on ln until Close.
+func ServeCallback(ln net.Listener, cfg CallbackConfig) *Callback {
+	if cfg.Log == nil {
+		cfg.Log = slog.New(slog.DiscardHandler)
+	}
+	c := &Callback{cfg: cfg, served: make(chan struct{})}
 	c.srv = &http.Server{
-		Handler:           c,
+		Handler:           http.HandlerFunc(c.serve),
 		ReadHeaderTimeout: 10 * time.Second,
-		ErrorLog:          slog.NewLogLogger(log.Handler(), slog.LevelDebug),
+		ErrorLog:          slog.NewLogLogger(cfg.Log.Handler(), slog.LevelDebug),
 	}
 	go func() {
 		defer close(c.served)
@@ -73,8 +79,8 @@ func newCallbackServer(ln net.Listener, path, state, display, redirectURI string
 	return c
 }
 
-// close stops the listener, letting a page being written finish.
-func (c *callbackServer) close() {
+// Close stops the listener, letting a page being written finish.
+func (c *Callback) Close() {
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
 	defer cancel()
 	if err := c.srv.Shutdown(ctx); err != nil {
@@ -83,35 +89,41 @@ func (c *callbackServer) close() {
 	<-c.served
 }
 
-func (c *callbackServer) ServeHTTP(w http.ResponseWriter, r *http.Request) {
-	if r.URL.Path != c.path {
+func (c *Callback) serve(w http.ResponseWriter, r *http.Request) {
+	if r.URL.Path != c.cfg.Path {
 		http.NotFound(w, r)
 		return
 	}
 	q := r.URL.Query()
-	if subtle.ConstantTimeCompare([]byte(q.Get("state")), []byte(c.state)) != 1 {
-		c.log.Warn("auth: sign-in callback with a wrong state", "provider", c.display)
+	if subtle.ConstantTimeCompare([]byte(q.Get("state")), []byte(c.cfg.State)) != 1 {
+		c.cfg.Log.Warn("auth: sign-in callback with a wrong state", "provider", c.cfg.Display)
 		w.Header().Set("Content-Type", "text/plain; charset=utf-8")
 		w.WriteHeader(http.StatusBadRequest)
 		fmt.Fprintln(w, "State mismatch")
 		return
 	}
-	a := arrival{code: q.Get("code"), redirectURI: c.redir}
-	switch {
-	case q.Get("error") != "":
-		a.code, a.err = "", providerRefusal(c.display, q.Get("error"), q.Get("error_description"))
-	case a.code == "":
-		a.err = chat.E(chat.ErrAuthRequired, "%s sign-in failed: the browser came back without a sign-in code", c.display)
-	}
-	ok, err := c.deliver(r.Context(), a)
+	ok, err := c.cfg.Deliver(r.Context(), q)
 	switch {
 	case !ok && err == nil:
-		writePage(w, http.StatusConflict, false, c.display, "This sign-in is no longer waiting. Return to Maestro and start it again.")
+		writePage(w, http.StatusConflict, false, c.cfg.Display, "This sign-in is no longer waiting. Return to Maestro and start it again.")
 	case err != nil:
-		writePage(w, http.StatusOK, false, c.display, err.Error())
+		writePage(w, http.StatusOK, false, c.cfg.Display, err.Error())
 	default:
-		writePage(w, http.StatusOK, true, c.display, "")
+		writePage(w, http.StatusOK, true, c.cfg.Display, "")
 	}
+}
+
+// RedirectError says, in plain words, why a sign-in redirect's query has
+// no code: the provider refused (error=…), or the code is missing. It is
+// nil when the query has a code.
+func RedirectError(display string, q url.Values) error {
+	switch {
+	case q.Get("error") != "":
+		return providerRefusal(display, q.Get("error"), q.Get("error_description"))
+	case q.Get("code") == "":
+		return chat.E(chat.ErrAuthRequired, "%s sign-in failed: the browser came back without a sign-in code", display)
+	}
+	return nil
 }
 
 // providerRefusal puts an OAuth error redirect into plain words.

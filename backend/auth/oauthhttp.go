@@ -47,7 +47,7 @@ type tokenResponse struct {
 
 // token converts the response; expiry comes from expires_in, else from
 // fallback (e.g. the access token's JWT exp). A new ID token rides along
-// as the "id_token" extra.
+// as the "id_token" extra, the granted scope as "scope".
 func (r *tokenResponse) token(now time.Time, fallback func(string) time.Time) *oauth2.Token {
 	t := &oauth2.Token{AccessToken: r.AccessToken, RefreshToken: r.RefreshToken, TokenType: r.TokenType}
 	if n, err := r.ExpiresIn.Int64(); err == nil && n > 0 {
@@ -55,8 +55,15 @@ func (r *tokenResponse) token(now time.Time, fallback func(string) time.Time) *o
 	} else if fallback != nil {
 		t.Expiry = fallback(r.AccessToken)
 	}
+	extra := map[string]any{}
 	if r.IDToken != "" {
-		t = t.WithExtra(map[string]any{"id_token": r.IDToken})
+		extra["id_token"] = r.IDToken
+	}
+	if r.Scope != "" {
+		extra["scope"] = r.Scope
+	}
+	if len(extra) > 0 {
+		t = t.WithExtra(extra)
 	}
 	return t
 }
@@ -225,9 +232,18 @@ func withQuery(base string, pairs ...[2]string) string {
 	return base + "?" + string(formBody(pairs...))
 }
 
-// postToken posts a token request and decodes the answer. A non-2xx answer
-// is an *oauthError; a 2xx without an access token is an error too.
+// postToken posts a token request and decodes the answer: the one code
+// exchange and refresh of every sign-in (the providers' flows post their
+// documented bodies; Client posts the standard form). A non-2xx answer is
+// an *oauthError; a 2xx without an access token is an error too.
 func postToken(ctx context.Context, hc *http.Client, endpoint, contentType string, body []byte) (*tokenResponse, error) {
+	return postTokenAs(ctx, hc, endpoint, contentType, body, nil)
+}
+
+// postTokenAs is postToken with the client's credentials added by
+// authenticate (nil for none).
+func postTokenAs(ctx context.Context, hc *http.Client, endpoint, contentType string, body []byte,
+	authenticate func(*http.Request)) (*tokenResponse, error) {
 	req, err := http.NewRequestWithContext(ctx, http.MethodPost, endpoint, bytes.NewReader(body))
 	if err != nil {
 		return nil, fmt.Errorf("build token request: %w", err)
@@ -235,6 +251,9 @@ func postToken(ctx context.Context, hc *http.Client, endpoint, contentType strin
 	req.Header.Set("Content-Type", contentType)
 	req.Header.Set("Accept", "application/json")
 	req.Header.Set("User-Agent", userAgent)
+	if authenticate != nil {
+		authenticate(req)
+	}
 	resp, err := hc.Do(req)
 	if err != nil {
 		return nil, fmt.Errorf("post token request: %w", stripURL(err))
@@ -247,11 +266,14 @@ func postToken(ctx context.Context, hc *http.Client, endpoint, contentType strin
 	if resp.StatusCode/100 != 2 {
 		return nil, parseOAuthError(resp.StatusCode, b)
 	}
-	if mt, _, _ := mime.ParseMediaType(resp.Header.Get("Content-Type")); mt != "" && !strings.HasSuffix(mt, "json") {
-		return nil, fmt.Errorf("token response is %s, not JSON", mt)
-	}
 	var tr tokenResponse
 	if err := json.Unmarshal(b, &tr); err != nil {
+		// JSON under another media type is read all the same, as the
+		// MCP sign-in always did; a page that is not JSON is named by
+		// its type.
+		if mt, _, _ := mime.ParseMediaType(resp.Header.Get("Content-Type")); mt != "" && !strings.HasSuffix(mt, "json") {
+			return nil, fmt.Errorf("token response is %s, not JSON", mt)
+		}
 		return nil, fmt.Errorf("decode token response: %w", err)
 	}
 	if tr.AccessToken == "" {

@@ -46,11 +46,11 @@ func (f openaiFlow) listen() listenSpec {
 
 // secrets: a 64-byte verifier and a 32-byte state, base64url
 // (docs/providers/openai.md §Sign-in: PKCE and state).
-func (openaiFlow) secrets() (pkce, string) { return newPKCEURLSafe(64), stateURLSafe(32) }
+func (openaiFlow) secrets() (PKCE, string) { return NewPKCE(64), NewState(32) }
 
 // authURL has Codex's parameters in Codex's order
 // (docs/providers/openai.md §Sign-in: authorize URL).
-func (openaiFlow) authURL(ep Endpoints, redirectURI string, p pkce, state string) string {
+func (openaiFlow) authURL(ep Endpoints, redirectURI string, p PKCE, state string) string {
 	return withQuery(ep.OpenAIAuth+"/oauth/authorize",
 		[2]string{"response_type", "code"},
 		[2]string{"client_id", openaiClientID},

@@ -25,10 +25,10 @@ func TestPKCEShapes(t *testing.T) {
 	unreserved := regexp.MustCompile(`^[A-Za-z0-9._~-]+$`)
 	tests := []struct {
 		name    string
-		p       pkce
+		p       PKCE
 		wantLen int
 	}{
-		{"url-safe 64 bytes (Codex, Claude)", newPKCEURLSafe(64), 86},
+		{"url-safe 64 bytes (Codex, Claude)", NewPKCE(64), 86},
 		{"google", newPKCEGoogle(), 128},
 	}
 	for _, tt := range tests {
@@ -40,14 +40,14 @@ func TestPKCEShapes(t *testing.T) {
 			t.Errorf("%s: challenge %q is not base64url(SHA-256(verifier))", tt.name, tt.p.Challenge)
 		}
 	}
-	if a, b := newPKCEURLSafe(64), newPKCEURLSafe(64); a.Verifier == b.Verifier {
+	if a, b := NewPKCE(64), NewPKCE(64); a.Verifier == b.Verifier {
 		t.Errorf("two verifiers are equal")
 	}
 	if s := stateHex(); !regexp.MustCompile(`^[0-9a-f]{64}$`).MatchString(s) {
 		t.Errorf("stateHex() = %q; want 64 hex digits", s)
 	}
-	if s := stateURLSafe(32); len(s) != 43 || !unreserved.MatchString(s) {
-		t.Errorf("stateURLSafe(32) = %q; want 43 base64url chars", s)
+	if s := NewState(32); len(s) != 43 || !unreserved.MatchString(s) {
+		t.Errorf("NewState(32) = %q; want 43 base64url chars", s)
 	}
 	// RFC 7636 appendix B.
 	if got := s256("dBjftJeZ4CVP-mB92K27uhbUJU1p1r_wW1gFWFOEjXk"); got != "E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM" {

@@ -8,8 +8,9 @@ import (
 	"strings"
 )
 
-// pkce is an RFC 7636 verifier and its S256 challenge.
-type pkce struct {
+// PKCE is an RFC 7636 code verifier and its S256 challenge, the one PKCE
+// of every sign-in: the providers' and the MCP servers'.
+type PKCE struct {
 	Verifier  string
 	Challenge string
 }
@@ -29,26 +30,27 @@ func randomBytes(n int) []byte {
 	return b
 }
 
-// newPKCEURLSafe follows Codex (docs/providers/openai.md §Sign-in: PKCE and
-// state): n random bytes, base64url without padding; 64 bytes give an
-// 86-character verifier.
-func newPKCEURLSafe(n int) pkce {
+// NewPKCE returns a verifier of n random bytes, base64url without
+// padding, and its S256 challenge. Codex uses 64 bytes, an 86-character
+// verifier (docs/providers/openai.md §Sign-in: PKCE and state); MCP
+// sign-ins use 36, a 48-character one.
+func NewPKCE(n int) PKCE {
 	v := base64.RawURLEncoding.EncodeToString(randomBytes(n))
-	return pkce{Verifier: v, Challenge: s256(v)}
+	return PKCE{Verifier: v, Challenge: s256(v)}
 }
 
 // newPKCEGoogle follows google-auth-library (docs/providers/gemini.md
 // §Sign-in: PKCE and state): 96 random bytes in standard base64 with + → ~,
 // = → _ and / → -, a 128-character verifier.
-func newPKCEGoogle() pkce {
+func newPKCEGoogle() PKCE {
 	v := base64.StdEncoding.EncodeToString(randomBytes(96))
 	v = strings.NewReplacer("+", "~", "=", "_", "/", "-").Replace(v)
-	return pkce{Verifier: v, Challenge: s256(v)}
+	return PKCE{Verifier: v, Challenge: s256(v)}
 }
 
-// stateURLSafe is n random bytes, base64url without padding (Codex, and
-// Maestro's independent Claude state).
-func stateURLSafe(n int) string { return base64.RawURLEncoding.EncodeToString(randomBytes(n)) }
+// NewState is an OAuth state of n random bytes, base64url without padding
+// (Codex, Maestro's independent Claude state, and MCP sign-ins).
+func NewState(n int) string { return base64.RawURLEncoding.EncodeToString(randomBytes(n)) }
 
 // stateHex is 32 random bytes, hex-encoded (gemini-cli).
 func stateHex() string { return hex.EncodeToString(randomBytes(32)) }

@@ -73,7 +73,7 @@ func TestSignIn(t *testing.T) {
 func TestAuthorizeParameters(t *testing.T) {
 	t.Parallel()
 	ep := DefaultEndpoints()
-	p := pkce{Verifier: "v", Challenge: "CHALLENGE"}
+	p := PKCE{Verifier: "v", Challenge: "CHALLENGE"}
 	tests := []struct {
 		f        flow
 		redirect string

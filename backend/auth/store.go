@@ -69,17 +69,65 @@ func (e *tokenEntry) account() Account {
 		AccountID: e.AccountID, Project: e.Project, ExpiresAt: e.Expiry}
 }
 
+// SecretStore is the keychain as a TokenStore uses it: *Keychain, or a
+// stand-in kept in memory (backend/mcp's MemorySecrets). Get returns an
+// error wrapping chat.ErrNotFound when there is no entry.
+type SecretStore interface {
+	Get(ctx context.Context, account string) (string, error)
+	Set(ctx context.Context, account, secret string) error
+	Delete(ctx context.Context, account string) error
+}
+
+// TokenStore keeps sign-ins in the keychain: one JSON record per account,
+// always written whole in one Set, so a rotated refresh token and the
+// access token that came with it are never half written. It is the one
+// token store of both sign-ins: the providers' (oauth:<provider>, a
+// tokenEntry) and the MCP servers' (mcp-oauth:<connector>, backend/mcp's
+// record).
+type TokenStore struct{ Secrets SecretStore }
+
+// Load reads account's record into v. A missing record is an error
+// wrapping chat.ErrNotFound; one that is not JSON is a
+// chat.ErrAuthRequired (sign in again), whose text never quotes it.
+func (s TokenStore) Load(ctx context.Context, account string, v any) error {
+	raw, err := s.Secrets.Get(ctx, account)
+	if err != nil {
+		return err
+	}
+	if err := json.Unmarshal([]byte(raw), v); err != nil {
+		// The error of Unmarshal may quote the secret; drop it.
+		return chat.E(chat.ErrAuthRequired, "the saved sign-in %s is unreadable", account)
+	}
+	return nil
+}
+
+// Save writes v as account's record, whole, in one Set.
+func (s TokenStore) Save(ctx context.Context, account string, v any) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return fmt.Errorf("encode the sign-in %s: %w", account, err)
+	}
+	return s.Secrets.Set(ctx, account, string(b))
+}
+
+// Delete removes account's record; a missing one is not an error.
+func (s TokenStore) Delete(ctx context.Context, account string) error {
+	if err := s.Secrets.Delete(ctx, account); err != nil && !errors.Is(err, chat.ErrNotFound) {
+		return err
+	}
+	return nil
+}
+
 // loadEntry reads oauth:<provider>. A missing entry is an error wrapping
 // ErrNotFound; an unreadable one asks the user to sign in again.
 func loadEntry(ctx context.Context, kc *Keychain, provider, display string) (*tokenEntry, error) {
-	s, err := kc.Get(ctx, oauthEntryName(provider))
-	if err != nil {
-		return nil, err
-	}
 	var e tokenEntry
-	if err := json.Unmarshal([]byte(s), &e); err != nil || e.AccessToken == "" {
-		// The error of Unmarshal may quote the secret; drop it.
+	err := TokenStore{kc}.Load(ctx, oauthEntryName(provider), &e)
+	switch {
+	case errors.Is(err, chat.ErrAuthRequired), err == nil && e.AccessToken == "":
 		return nil, chat.E(chat.ErrAuthRequired, "the saved %s sign-in is unreadable; sign in to %s again", display, display)
+	case err != nil:
+		return nil, err
 	}
 	e.Provider = provider
 	return &e, nil
@@ -88,17 +136,10 @@ func loadEntry(ctx context.Context, kc *Keychain, provider, display string) (*to
 // saveEntry writes e whole in one Set.
 func saveEntry(ctx context.Context, kc *Keychain, e *tokenEntry) error {
 	e.Version = entryVersion
-	b, err := json.Marshal(e)
-	if err != nil {
-		return fmt.Errorf("encode %s sign-in: %w", e.Provider, err)
-	}
-	return kc.Set(ctx, oauthEntryName(e.Provider), string(b))
+	return TokenStore{kc}.Save(ctx, oauthEntryName(e.Provider), e)
 }
 
 // deleteEntry removes an entry; a missing one is not an error.
 func deleteEntry(ctx context.Context, kc *Keychain, name string) error {
-	if err := kc.Delete(ctx, name); err != nil && !errors.Is(err, ErrNotFound) {
-		return err
-	}
-	return nil
+	return TokenStore{kc}.Delete(ctx, name)
 }

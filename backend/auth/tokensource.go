@@ -74,6 +74,14 @@ func WithClock(now func() time.Time) SourceOption {
 	return func(s *SavingTokenSource) { s.now = now }
 }
 
+// WithReceived says the initial token was received at t (a sign-in that
+// just happened), so that one living shorter than twice RefreshEarly is
+// refreshed halfway through its life, as refreshed ones are, rather than
+// at once.
+func WithReceived(t time.Time) SourceOption {
+	return func(s *SavingTokenSource) { s.got = t }
+}
+
 // WithLogger receives refresh and save failures (never a token).
 func WithLogger(l *slog.Logger) SourceOption {
 	return func(s *SavingTokenSource) { s.log = l }
@@ -96,7 +104,8 @@ func (s *SavingTokenSource) Token() (*oauth2.Token, error) {
 }
 
 // TokenContext returns a token valid for at least RefreshEarly, refreshing
-// first if needed.
+// first if needed. A token without a refresh token (an MCP server may
+// grant one) is returned until it expires, then is a chat.ErrAuthRequired.
 func (s *SavingTokenSource) TokenContext(ctx context.Context) (*oauth2.Token, error) {
 	s.mu.Lock()
 	if s.dead != nil {
@@ -112,6 +121,11 @@ func (s *SavingTokenSource) TokenContext(ctx context.Context) (*oauth2.Token, er
 	f, err := s.startLocked()
 	s.mu.Unlock()
 	if err != nil {
+		if old != nil && old.AccessToken != "" && s.now().Before(old.Expiry) {
+			// It cannot be renewed (no refresh token), but it still
+			// works: use it until it expires.
+			return old, nil
+		}
 		return nil, err
 	}
 	t, err := s.wait(ctx, f)

@@ -102,6 +102,40 @@ func TestSourceRefreshWindow(t *testing.T) {
 	}
 }
 
+// TestSourceReceivedTokenUsesHalfItsLife: a token a sign-in just granted
+// for a minute is not refreshed at once, but after half its life.
+func TestSourceReceivedTokenUsesHalfItsLife(t *testing.T) {
+	t.Parallel()
+	start := time.Date(2026, 1, 1, 12, 0, 0, 0, time.UTC)
+	now := start
+	r := &scriptedRefresh{}
+	src := NewSavingTokenSource(&oauth2.Token{AccessToken: "granted", RefreshToken: "rt-0", Expiry: start.Add(time.Minute)},
+		r.refresh, (&savedTokens{}).save, WithClock(func() time.Time { return now }), WithReceived(start))
+	if tok, err := src.Token(); err != nil || tok.AccessToken != "granted" || r.count() != 0 {
+		t.Fatalf("Token() = %v, %v after %d refreshes; want the granted token", tok, err, r.count())
+	}
+	now = start.Add(31 * time.Second)
+	if tok, err := src.Token(); err != nil || tok.AccessToken != "at-1" {
+		t.Errorf("Token() past half its life = %v, %v; want a refreshed one", tok, err)
+	}
+}
+
+// TestSourceWithoutRefreshTokenUntilExpiry: a token that cannot be
+// renewed is handed out until it expires, then asks for a sign-in.
+func TestSourceWithoutRefreshTokenUntilExpiry(t *testing.T) {
+	t.Parallel()
+	now := time.Date(2026, 1, 1, 12, 0, 0, 0, time.UTC)
+	src := NewSavingTokenSource(&oauth2.Token{AccessToken: "only", Expiry: now.Add(time.Minute)},
+		(&scriptedRefresh{}).refresh, (&savedTokens{}).save, WithClock(func() time.Time { return now }))
+	if tok, err := src.Token(); err != nil || tok.AccessToken != "only" {
+		t.Errorf("Token() inside the early window = %v, %v; want the token", tok, err)
+	}
+	now = now.Add(2 * time.Minute)
+	if _, err := src.Token(); !errors.Is(err, chat.ErrAuthRequired) {
+		t.Errorf("Token() after expiry = %v; want ErrAuthRequired", err)
+	}
+}
+
 func TestSourceKeepsRefreshTokenWhenOmitted(t *testing.T) {
 	t.Parallel()
 	s := &savedTokens{}

@@ -60,14 +60,20 @@
 // chosen with SetRoots. Each request carries its Origin: the connector, and
 // the session and call running on it.
 //
-// Remote connectors with OAuth sign in app-side (see oauth.go): the
-// transport's HTTP client reads 401 and 403 insufficient_scope challenges,
-// discovers the protected resource and authorization server metadata,
-// registers (pre-registered, Client ID Metadata Document, or dynamic) and
-// runs authorization code + PKCE S256 with the resource parameter through
-// an Authorizer, keeping tokens in the SecretStore. With WithAuthorizer's
-// inline flag it does so during the request (at most three sign-ins per
-// request); otherwise the connector waits with NeedsSignIn until SignIn.
+// Remote connectors with OAuth sign in app-side (see oauth.go). This
+// package owns the MCP-only steps: the transport's HTTP client reads 401
+// and 403 insufficient_scope challenges (step-up), discovers the
+// protected resource and authorization server metadata (discovery.go),
+// picks a client (pre-registered, Client ID Metadata Document, or dynamic
+// registration) and runs authorization code + PKCE S256 with the resource
+// parameter through an Authorizer (signin.go). Every OAuth building block
+// under those steps is backend/auth's: the loopback listener behind
+// LoopbackAuthorizer, PKCE and state, the token requests (auth.Client),
+// the refreshing transport (auth.Transport over one auth.SavingTokenSource
+// per connector) and the keychain record (auth.TokenStore, in the
+// SecretStore). With WithAuthorizer's inline flag a sign-in happens during
+// the request (at most three per request); otherwise the connector waits
+// with NeedsSignIn until SignIn.
 //
 
 // # Responsibility
@@ -155,6 +161,11 @@
 //   - server → client requests (sampling, elicitation, roots) run on
 //     goroutines of the transport, and may block on the user; they end
 //     with their context when the link closes.
+//   - per OAuth connector: the token refreshes of its
+//     auth.SavingTokenSource, detached from the request that needed them
+//     (a rotated refresh token must be saved) and bounded by a timeout;
+//     Close waits for them. A sign-in (the Authorizer's loopback listener)
+//     runs on the goroutine of the request or SignIn call that needs it.
 //
 // Close cancels every run goroutine and returns once all of them (and so
 // every link, process and reader) are gone; goleak checks this in the

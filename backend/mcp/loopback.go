@@ -5,14 +5,11 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"html"
 	"log/slog"
-	"net"
-	"net/http"
 	"net/url"
-	"sync"
 	"time"
 
+	"maestro/backend/auth"
 	"maestro/backend/chat"
 )
 
@@ -23,11 +20,14 @@ const DefaultSignInTimeout = 5 * time.Minute
 const loopbackPath = "/callback"
 
 // LoopbackAuthorizer is the Authorizer of the desktop app: for each sign-in
-// it listens on 127.0.0.1 (a free port), asks for the authorization URL with
+// it listens on 127.0.0.1 (a free port) with backend/auth's loopback
+// listener, asks for the authorization URL with
 // http://127.0.0.1:<port>/callback as the redirect URI, opens that URL in
 // the user's browser, and returns the query of the first request that
-// reaches the callback path. The supervisor checks its state. The listener
-// is closed when the callback came, when ctx ends or after Timeout.
+// reaches the callback path with the URL's state (one with another state
+// gets 400 and the wait goes on; the supervisor checks the state again).
+// The listener is closed when the callback came, when ctx ends or after
+// Timeout.
 type LoopbackAuthorizer struct {
 	// Open opens a URL in the user's browser.
 	Open func(ctx context.Context, url string) error
@@ -43,63 +43,27 @@ func (z *LoopbackAuthorizer) Authorize(ctx context.Context, connector string, au
 	}
 	ctx, cancel := context.WithTimeout(ctx, cmp.Or(z.Timeout, DefaultSignInTimeout))
 	defer cancel()
-	var lc net.ListenConfig
-	ln, err := lc.Listen(ctx, "tcp", "127.0.0.1:0")
+	ln, err := auth.ListenLoopback("127.0.0.1", []int{0})
 	if err != nil {
 		return nil, fmt.Errorf("sign in to %s: listen on 127.0.0.1: %w", connector, err)
 	}
-	redirect := fmt.Sprintf("http://%s%s", ln.Addr().String(), loopbackPath)
-
-	got := make(chan url.Values, 1)
-	var once sync.Once
-	logger := z.Logger
-	if logger == nil {
-		logger = slog.New(slog.DiscardHandler)
-	}
-	srv := &http.Server{
-		ReadHeaderTimeout: 10 * time.Second,
-		ErrorLog:          slog.NewLogLogger(logger.Handler(), slog.LevelDebug),
-		Handler: http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-			if r.URL.Path != loopbackPath {
-				http.NotFound(w, r)
-				return
-			}
-			q := r.URL.Query()
-			delivered := false
-			once.Do(func() { got <- q; delivered = true })
-			w.Header().Set("Content-Type", "text/html; charset=utf-8")
-			w.Header().Set("Cache-Control", "no-store")
-			title, body := "Signed in", "You can close this tab and return to Maestro."
-			switch {
-			case !delivered:
-				title, body = "Already answered", "This sign-in has already been answered. Return to Maestro."
-			case q.Get("error") != "":
-				title, body = "Sign-in failed", fmt.Sprintf("The server answered %q. Return to Maestro and try again.", q.Get("error"))
-			}
-			fmt.Fprintf(w, `<!doctype html><meta charset="utf-8"><title>%[1]s</title>`+
-				`<body style="font-family:system-ui,sans-serif;margin:4em auto;max-width:32em">`+
-				`<h1 style="font-size:1.4em">%[1]s: %[2]s</h1><p>%[3]s</p></body>`,
-				html.EscapeString(title), html.EscapeString(connector), html.EscapeString(body))
-		}),
-	}
-	served := make(chan struct{})
-	go func() {
-		defer close(served)
-		_ = srv.Serve(ln)
-	}()
-	defer func() {
-		sctx, scancel := context.WithTimeout(context.Background(), 2*time.Second)
-		defer scancel()
-		if err := srv.Shutdown(sctx); err != nil {
-			_ = srv.Close()
-		}
-		<-served
-	}()
-
+	redirect := "http://" + ln.Addr().String() + loopbackPath
 	u, err := authURL(redirect)
 	if err != nil {
+		_ = ln.Close()
 		return nil, err
 	}
+	got := make(chan url.Values, 1)
+	cb := auth.ServeCallback(ln, auth.CallbackConfig{Path: loopbackPath, State: stateOf(u), Display: connector, Log: z.Logger,
+		Deliver: func(_ context.Context, q url.Values) (bool, error) {
+			select {
+			case got <- q:
+				return true, auth.RedirectError(connector, q)
+			default:
+				return false, nil // already answered
+			}
+		}})
+	defer cb.Close()
 	if err := z.Open(ctx, u); err != nil {
 		return nil, fmt.Errorf("sign in to %s: open the browser: %w", connector, err)
 	}
@@ -112,4 +76,13 @@ func (z *LoopbackAuthorizer) Authorize(ctx context.Context, connector string, au
 		}
 		return nil, chat.E(chat.ErrCanceled, "sign-in to %s was cancelled", connector)
 	}
+}
+
+// stateOf is the state an authorization URL asks to get back.
+func stateOf(authURL string) string {
+	u, err := url.Parse(authURL)
+	if err != nil {
+		return ""
+	}
+	return u.Query().Get("state")
 }

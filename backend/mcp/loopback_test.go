@@ -54,8 +54,16 @@ func TestLoopbackAuthorizerReturnsTheCallbackQuery(t *testing.T) {
 	z := &LoopbackAuthorizer{Open: func(_ context.Context, u string) error {
 		// The browser comes back on its own goroutine, as a real one would.
 		wg.Go(func() {
+			// Another state is refused, and the sign-in goes on waiting.
+			forged, _ := url.Parse(u)
+			q := forged.Query()
+			q.Set("state", "forged")
+			forged.RawQuery = q.Encode()
+			if code, body := browserGet(t, forged.String(), url.Values{"code": {"evil"}}); code != http.StatusBadRequest || !strings.Contains(body, "State mismatch") {
+				t.Errorf("callback with another state answered %d: %s", code, body)
+			}
 			code, body := browserGet(t, u, url.Values{"code": {"abc"}})
-			if code != http.StatusOK || !strings.Contains(body, "Signed in: Files") {
+			if code != http.StatusOK || !strings.Contains(body, "Signed in to Files") {
 				t.Errorf("callback answered %d: %s", code, body)
 			}
 		})
@@ -99,7 +107,7 @@ func TestLoopbackAuthorizerErrorPageAndCancel(t *testing.T) {
 		t.Fatalf("Authorize = %v, %v; want the error query handed back", q, err)
 	}
 	mu.Lock()
-	if !strings.Contains(body, "Sign-in failed") || !strings.Contains(body, "access_denied") {
+	if !strings.Contains(body, "Files sign-in failed") || !strings.Contains(body, "access was denied") {
 		t.Errorf("page = %q", body)
 	}
 	mu.Unlock()

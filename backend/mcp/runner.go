@@ -167,6 +167,7 @@ func (r *runner) shutdown() {
 		cancel()
 		<-done
 	}
+	r.oauth.wait() // a token refresh its requests started
 }
 
 // reconfigure applies a new config: a running connector restarts with it,

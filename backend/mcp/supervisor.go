@@ -333,6 +333,7 @@ func (s *Supervisor) Remove(ctx context.Context, id string) error {
 		return chat.E(chat.ErrNotFound, "mcp: no connector %q", id)
 	}
 	r.shutdown()
+	r.oauth.forget() // a refresh still in flight must not write the record back
 	var errs []error
 	if s.store != nil {
 		if err := s.store.DeleteConnector(ctx, id); err != nil && !errors.Is(err, chat.ErrNotFound) {
