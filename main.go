@@ -3,6 +3,7 @@
 package main
 
 import (
+	"context"
 	"crypto/sha256"
 	"embed"
 	"encoding/hex"
@@ -80,18 +81,21 @@ func run() error {
 	defer models.Close()
 	app.EnableChat(a, app.ChatDeps{Models: models, Tools: app.AgentTools(a), Catalog: models})
 	hooks = app.Hooks(a)
-	return wails.Run(&options.App{
-		Title:            "Maestro",
-		Width:            1200,
-		Height:           800,
-		MinWidth:         760,
-		MinHeight:        520,
-		BackgroundColour: options.NewRGB(0xff, 0xff, 0xff),
-		AssetServer:      &assetserver.Options{Assets: assets},
-		OnStartup:        hooks.Startup,
-		OnShutdown:       hooks.Shutdown,
-		Bind:             []any{a},
-		ErrorFormatter:   app.FormatError,
+	// The window's size, place and theme background come from the last run.
+	win := app.LoadWindow(dir, logger)
+	winHooks := app.WindowHooks(win)
+	opts := &options.App{
+		Title:       "Maestro",
+		AssetServer: &assetserver.Options{Assets: assets},
+		Menu:        app.Menu(win, app.EmitEvent),
+		OnStartup: func(ctx context.Context) {
+			winHooks.Startup(ctx)
+			hooks.Startup(ctx)
+		},
+		OnBeforeClose:  winHooks.BeforeClose,
+		OnShutdown:     hooks.Shutdown,
+		Bind:           []any{a, win},
+		ErrorFormatter: app.FormatError,
 		// One window per data dir: a second launch on the same dir raises
 		// the first window instead of racing it for the data file.
 		SingleInstanceLock: &options.SingleInstanceLock{
@@ -99,7 +103,9 @@ func run() error {
 			OnSecondInstanceLaunch: func(options.SecondInstanceData) { hooks.SecondInstance() },
 		},
 		Linux: &linux.Options{Icon: icon, ProgramName: "maestro", WebviewGpuPolicy: gpuPolicy()},
-	})
+	}
+	winHooks.Apply(opts)
+	return wails.Run(opts)
 }
 
 // gpuPolicy keeps WebKitGTK out of accelerated compositing by default: a

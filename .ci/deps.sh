@@ -9,7 +9,7 @@ WAILS_VERSION=v2.15.0
 RUN_PKGS=(gcc pkg-config libgtk-3-dev libwebkit2gtk-4.1-dev)
 # dbus-x11 is deliberately absent: with it, libdbus starts a stray session bus
 # (and keyring daemon) for any process that has no DBUS_SESSION_BUS_ADDRESS.
-TEST_PKGS=(xvfb xauth xdotool x11-utils imagemagick chromium gnome-keyring dbus libsecret-tools procps fonts-noto-color-emoji desktop-file-utils)
+TEST_PKGS=(xvfb xauth xdotool x11-utils imagemagick chromium gnome-keyring dbus libsecret-tools procps fonts-noto-color-emoji desktop-file-utils openbox wmctrl)
 
 want=("${RUN_PKGS[@]}")
 [ "${1:-run}" = test ] && want+=("${TEST_PKGS[@]}")

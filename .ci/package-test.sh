@@ -56,7 +56,7 @@ $SUDO env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "$deb" >/dev/nul
 installed=1
 [ -x /usr/bin/maestro ] || fail "apt-get install left no /usr/bin/maestro"
 
-exec 3< <(Xvfb -displayfd 1 -screen 0 1280x800x24 -nolisten tcp 2>/dev/null)
+exec 3< <(Xvfb -displayfd 1 -screen 0 1280x800x24 -nolisten tcp -noreset 2>/dev/null)
 read -r n <&3
 xvfb_pid=$(pgrep -n -f "Xvfb -displayfd 1 -screen 0 1280x800x24")
 display=":$n"

@@ -22,14 +22,18 @@ import type {AppHandle, Display, Fakes} from './harness'
 import {startFakes} from './harness'
 import {clearApiKeys, everything, inKeyringSession} from './chatkit'
 
-/** The release window's size (main.go): the twin's page is this size too. */
+/** The release window's size on a first run (backend/desktop): the twin's page is its web view's size. */
 const SIZE = {width: 1200, height: 800}
+/** The light sidebar's background (--bg-sidebar in tokens.css): the first row of it is the web view's top. */
+const SIDEBAR_BG = 'srgb(247,247,248)'
 const KEY = `AIza-first-run-${Date.now()}-e2e`
 const ECHO = 'everything__echo'
 
 interface Release {
   display: Display
   wid: string
+  /** Where the web view starts in the window, below the menu bar. */
+  top: number
   dataDir: string
   app: import('node:child_process').ChildProcess
 }
@@ -86,8 +90,18 @@ async function click(testId: string, page: Page = twin.page) {
 }
 
 function clickBox(box: {x: number; y: number; width: number; height: number}) {
-  x(release.display, 'mousemove', '--window', release.wid, String(Math.round(box.x + box.width / 2)), String(Math.round(box.y + box.height / 2)))
+  x(release.display, 'mousemove', '--window', release.wid, String(Math.round(box.x + box.width / 2)), String(Math.round(release.top + box.y + box.height / 2)))
   x(release.display, 'click', '1')
+}
+
+/** The first row of the sidebar's colour in a screenshot of the window: the menu bar is above it. */
+function webViewTop(png: string): number {
+  const column = execFileSync('/usr/bin/convert', [png, '-crop', '1x80+3+0', '+repage', 'txt:-']).toString()
+  for (const line of column.split('\n')) {
+    const m = line.match(/^0,(\d+):.*\b(srgb\([^)]*\))/)
+    if (m && m[2].replace(/ /g, '') === SIDEBAR_BG) return Number(m[1])
+  }
+  throw new Error(`no row of the sidebar's colour ${SIDEBAR_BG} in the first 80 of ${png}`)
 }
 
 /** Does the same click in the twin, after the release window got it. */
@@ -142,13 +156,15 @@ describe.skipIf(!inKeyringSession || !existsSync(prodBinary) || !existsSync(ever
       env: {...process.env, ...fakes.env, DISPLAY: display.display, MAESTRO_DATA_DIR: dataDir, NO_AT_BRIDGE: '1'},
       log: join(outDir, 'first-run-release.log'),
     }, 'the release window to map', () => windowId(display, '^Maestro$'))
-    release = {display, wid, dataDir, app: child}
+    release = {display, wid, dataDir, app: child, top: 0}
     // Painted: the window's pixels vary.
-    await waitFor('the release UI to paint', () => {
+    const painted = await waitFor('the release UI to paint', () => {
       const p = shot('0-launch', false)
       const sd = Number(execFileSync('/usr/bin/convert', [p, '-format', '%[fx:standard_deviation]', 'info:']).toString())
-      return sd > 0.05 || undefined
+      return sd > 0.05 ? p : undefined
     }, 20_000, 250)
+    release.top = webViewTop(painted)
+    await twin.page.setViewportSize({width: SIZE.width, height: SIZE.height - release.top})
   }, 120_000)
 
   afterAll(async () => {

@@ -1,4 +1,5 @@
 import {useEffect} from 'react'
+import {AboutDialog} from './components/AboutDialog'
 import {ChatPane} from './components/ChatPane'
 import {DialogHost} from './components/dialogs/DialogHost'
 import {syncDialogs} from './stores/dialogs'
@@ -8,12 +9,13 @@ import {SettingsPage} from './components/pages/SettingsPage'
 import {Sidebar} from './components/Sidebar'
 import {StoreErrorScreen} from './components/StoreErrorScreen'
 import {Toasts} from './components/Toasts'
-import {isModKey} from './lib/platform'
 import {syncAccounts} from './stores/accounts'
+import {syncCommands} from './stores/commands'
 import {useAppStore} from './stores/app'
 import {useModels} from './stores/models'
 import {syncRuns} from './stores/runs'
-import {syncSessions, useSessions} from './stores/sessions'
+import {syncSessions} from './stores/sessions'
+import {syncTheme} from './stores/theme'
 import {useUI} from './stores/ui'
 
 function Main() {
@@ -39,16 +41,7 @@ function Shell() {
     void useModels.getState().load()
   }, [])
 
-  useEffect(() => {
-    function onKeyDown(e: KeyboardEvent) {
-      if (isModKey(e, 'n') && !document.querySelector('[aria-modal="true"]')) {
-        e.preventDefault()
-        void useSessions.getState().create()
-      }
-    }
-    window.addEventListener('keydown', onKeyDown)
-    return () => window.removeEventListener('keydown', onKeyDown)
-  }, [])
+  useEffect(() => syncCommands(), [])
 
   return (
     <div className="shell">
@@ -57,6 +50,7 @@ function Shell() {
         <Main />
       </main>
       <DialogHost />
+      <AboutDialog />
     </div>
   )
 }
@@ -68,6 +62,8 @@ export default function App() {
   useEffect(() => {
     void useAppStore.getState().init()
   }, [])
+  // After init: the theme setting lives in the data file.
+  useEffect(() => (phase === 'loading' ? undefined : syncTheme()), [phase])
 
   return (
     <>

@@ -2,6 +2,7 @@
 // rejects with an AppError (see errors.ts), never with a raw value.
 
 import * as App from '../../wailsjs/go/app/App'
+import * as Win from '../../wailsjs/go/app/Window'
 import {BrowserOpenURL, ClipboardSetText, EventsOn} from '../../wailsjs/runtime/runtime'
 import {toAppError} from './errors'
 import type {
@@ -20,6 +21,8 @@ import type {ApprovalDecision, ExportFormat, ProviderModels, SearchHit, SendResu
 
 export const EVENT_SESSIONS_CHANGED = 'sessions:changed'
 export const EVENT_AUTH_LOGIN = 'auth:login'
+/** A menu item asks the UI for a command (app/menu.go). */
+export const EVENT_MENU_COMMAND = 'menu:command'
 
 async function call<T>(fn: () => Promise<unknown>): Promise<T> {
   try {
@@ -164,4 +167,29 @@ export function openExternal(url: string): void {
     }
   }
   window.open(url, '_blank', 'noopener,noreferrer')
+}
+
+// The window and the settings it reads -------------------------------------
+
+/** The window's own calls (app/window.go). */
+export const windowApi = {
+  quit: () => call<void>(() => Win.Quit()),
+  toggleFullscreen: () => call<void>(() => Win.ToggleFullscreen()),
+  /** Saves the window's size and place now (after a resize, on blur). */
+  remember: () => call<void>(() => Win.Remember()),
+  /** The theme shown is dark (or not): the window background follows, now and at the next launch. */
+  setDark: (dark: boolean) => call<void>(() => Win.SetDark(dark)),
+}
+
+export type ThemeChoice = 'system' | 'light' | 'dark'
+
+export const settingsApi = {
+  theme: () => call<ThemeChoice>(() => App.Theme()),
+  setTheme: (theme: ThemeChoice) => call<ThemeChoice>(() => App.SetTheme(theme)),
+}
+
+/** Subscribes to the menu's commands; returns the unsubscribe function. */
+export function onMenuCommand(cb: (command: unknown) => void): () => void {
+  if (!hasRuntime()) return () => {}
+  return EventsOn(EVENT_MENU_COMMAND, (command: unknown) => cb(command))
 }

@@ -2,8 +2,9 @@ import {useEffect, useRef, useState} from 'react'
 import {Search, X} from 'lucide-react'
 import {api} from '../api/client'
 import type {SearchHit} from '../api/types'
-import {isModKey, shortcutLabel} from '../lib/platform'
+import {shortcutLabel} from '../lib/platform'
 import {toastError} from '../stores/toasts'
+import {useUI} from '../stores/ui'
 
 /** How long typing must pause before a search runs. */
 export const SEARCH_DEBOUNCE_MS = 150
@@ -24,17 +25,13 @@ export function SessionSearch({onOpen, onActiveChange}: {onOpen: (id: string, se
 
   useEffect(() => onActiveChange(active), [active, onActiveChange])
 
+  // Ctrl/Cmd+K and the menu's Search Chats (stores/commands.ts).
+  const searchRequest = useUI((s) => s.searchRequest)
   useEffect(() => {
-    function onKey(e: KeyboardEvent) {
-      if (isModKey(e, 'k') && !document.querySelector('[aria-modal="true"]')) {
-        e.preventDefault()
-        inputRef.current?.focus()
-        inputRef.current?.select()
-      }
-    }
-    window.addEventListener('keydown', onKey)
-    return () => window.removeEventListener('keydown', onKey)
-  }, [])
+    if (searchRequest === 0) return
+    inputRef.current?.focus()
+    inputRef.current?.select()
+  }, [searchRequest])
 
   useEffect(() => {
     const q = query.trim()

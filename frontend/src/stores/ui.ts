@@ -13,12 +13,18 @@ interface UIState {
   keyFormFor?: string
   /** Bumped to ask the chat's model picker to open. */
   pickerRequest: number
+  /** Bumped to ask the sidebar's search box to take focus (Ctrl+K). */
+  searchRequest: number
+  /** The About dialog is open. */
+  about: boolean
   setView: (view: View) => void
   /** Shows Accounts with provider's API-key form open. */
   openAPIKeyForm: (provider: string) => void
   /** Accounts opened the form it was asked for. */
   keyFormShown: () => void
   openModelPicker: () => void
+  requestSearch: () => void
+  setAbout: (open: boolean) => void
   focusComposer: () => void
   /** Copies text to the clipboard; reports failure as a toast. */
   copy: (text: string) => Promise<boolean>
@@ -28,10 +34,14 @@ export const useUI = create<UIState>()((set) => ({
   view: 'chat',
   composerFocus: 0,
   pickerRequest: 0,
+  searchRequest: 0,
+  about: false,
   setView: (view) => set({view}),
   openAPIKeyForm: (provider) => set({view: 'accounts', keyFormFor: provider}),
   keyFormShown: () => set({keyFormFor: undefined}),
   openModelPicker: () => set((s) => ({view: 'chat', pickerRequest: s.pickerRequest + 1})),
+  requestSearch: () => set((s) => ({searchRequest: s.searchRequest + 1})),
+  setAbout: (about) => set({about}),
   focusComposer: () => set((s) => ({composerFocus: s.composerFocus + 1})),
   copy: async (text) => {
     try {

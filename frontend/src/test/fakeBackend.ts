@@ -9,6 +9,7 @@ import {useChat} from '../stores/chat'
 import {useModels} from '../stores/models'
 import {useRuns} from '../stores/runs'
 import {useSessions} from '../stores/sessions'
+import {useTheme} from '../stores/theme'
 import {useToasts} from '../stores/toasts'
 import {useUI} from '../stores/ui'
 
@@ -66,6 +67,7 @@ export function installFakeBackend(opts: FakeOptions = {}) {
     /** sessionId → its running run. */
     activeRuns: {...(opts.activeRuns ?? {})} as Record<string, string>,
     branches: structuredClone(opts.branches ?? {}) as Record<string, Record<number, Message[]>>,
+    theme: 'system',
   }
   const listeners = new Map<string, Set<Listener>>()
   let nextId = 1
@@ -187,6 +189,12 @@ export function installFakeBackend(opts: FakeOptions = {}) {
     KeychainStatus: vi.fn(async () => opts.keychain ?? {available: true, message: 'The system keychain is available.'}),
     Accounts: vi.fn(async () => state.accounts.map((a) => ({...a}))),
     DefaultModel: vi.fn(async () => ({provider: '', model: ''})),
+    Theme: vi.fn(async () => state.theme),
+    SetTheme: vi.fn(async (theme: string) => {
+      if (!['system', 'light', 'dark'].includes(theme)) return Promise.reject({kind: 'invalid', message: `the theme is system, light or dark, not "${theme}"`})
+      state.theme = theme
+      return theme
+    }),
     SetDefaultModel: vi.fn(async (provider: string, model: string) => ({provider, model})),
     // No connectors unless installFakeConnectors sets some up.
     ListConnectors: vi.fn(async () => []),
@@ -260,12 +268,21 @@ export function installFakeBackend(opts: FakeOptions = {}) {
     ClipboardSetText: vi.fn(async () => true),
   }
 
+  // app.Window, the window's own service.
+  const Window = {
+    Quit: vi.fn(async () => {}),
+    ToggleFullscreen: vi.fn(async () => {}),
+    Remember: vi.fn(async () => {}),
+    SetDark: vi.fn(async (_dark: boolean) => {}),
+  }
+
   const w = window as unknown as {go: unknown; runtime: unknown}
-  w.go = {app: {App}}
+  w.go = {app: {App, Window}}
   w.runtime = runtime
 
   return {
     App,
+    Window,
     runtime,
     state,
     /** Fires an event as Go would. */
@@ -279,9 +296,11 @@ export type FakeBackend = ReturnType<typeof installFakeBackend>
 
 /** Puts every store back to its first state. */
 export function resetStores(): void {
-  for (const store of [useAppStore, useAccounts, useChat, useModels, useRuns, useSessions, useToasts, useUI]) {
+  for (const store of [useAppStore, useAccounts, useChat, useModels, useRuns, useSessions, useToasts, useUI, useTheme]) {
     ;(store as {setState: (s: unknown, replace: true) => void}).setState(store.getInitialState(), true)
   }
   resetAppInit()
   resetAccountsModule()
+  delete document.documentElement.dataset.theme
+  localStorage.clear()
 }

@@ -1,5 +1,5 @@
 import {screen, waitFor} from '@testing-library/react'
-import {describe, expect, it} from 'vitest'
+import {afterEach, describe, expect, it, vi} from 'vitest'
 import {renderApp} from '../../test/render'
 
 describe('Settings', () => {
@@ -15,5 +15,56 @@ describe('Settings', () => {
     expect(backend.App.SetDefaultModel).toHaveBeenCalledWith('gemini', 'gemini-2.5-flash')
     await user.selectOptions(select, '')
     expect(backend.App.SetDefaultModel).toHaveBeenLastCalledWith('', '')
+  })
+
+  afterEach(() => {
+    vi.unstubAllGlobals()
+  })
+
+  it('switches the theme at once, keeps it, and follows the desktop on System', async () => {
+    // The desktop prefers dark; a listener hears it change.
+    let dark = true
+    const listeners = new Set<() => void>()
+    vi.stubGlobal('matchMedia', (q: string) => ({
+      get matches() { return q.includes('dark') && dark },
+      addEventListener: (_: string, cb: () => void) => listeners.add(cb),
+      removeEventListener: (_: string, cb: () => void) => listeners.delete(cb),
+    }))
+    const {backend, user} = await renderApp()
+    const root = document.documentElement
+    await waitFor(() => expect(root.dataset.theme).toBe('dark'))
+    expect(backend.Window.SetDark).toHaveBeenLastCalledWith(true)
+
+    await user.click(screen.getByTestId('nav-settings'))
+    expect(await screen.findByTestId('settings-theme-system')).toHaveAttribute('aria-checked', 'true')
+    await user.click(screen.getByTestId('settings-theme-light'))
+    expect(root.dataset.theme).toBe('light')
+    expect(screen.getByTestId('settings-theme-light')).toHaveAttribute('aria-checked', 'true')
+    expect(backend.App.SetTheme).toHaveBeenLastCalledWith('light')
+    expect(backend.Window.SetDark).toHaveBeenLastCalledWith(false)
+    // index.html draws the next first frame from this.
+    expect(localStorage.getItem('maestro.theme')).toBe('light')
+
+    // A forced theme ignores the desktop; System follows it.
+    dark = false
+    listeners.forEach((cb) => cb())
+    expect(root.dataset.theme).toBe('light')
+    await user.click(screen.getByTestId('settings-theme-system'))
+    expect(root.dataset.theme).toBe('light')
+    dark = true
+    listeners.forEach((cb) => cb())
+    expect(root.dataset.theme).toBe('dark')
+    expect(backend.state.theme).toBe('system')
+  })
+
+  it('puts the theme back and says so when it cannot be saved', async () => {
+    const {backend, user} = await renderApp()
+    backend.App.SetTheme.mockRejectedValueOnce({kind: 'unavailable', message: 'maestro is shutting down'})
+    await user.click(screen.getByTestId('nav-settings'))
+    await user.click(await screen.findByTestId('settings-theme-dark'))
+    expect(await screen.findByText(/Couldn't save the theme/)).toBeVisible()
+    expect(screen.getByText(/maestro is shutting down/)).toBeVisible()
+    expect(document.documentElement.dataset.theme).toBe('light')
+    expect(screen.getByTestId('settings-theme-system')).toHaveAttribute('aria-checked', 'true')
   })
 })

@@ -1,7 +1,9 @@
 import {useEffect, useState, type ReactNode} from 'react'
-import {chatApi} from '../../api/client'
+import {Monitor, Moon, Sun} from 'lucide-react'
+import {chatApi, type ThemeChoice} from '../../api/client'
 import {useAppStore} from '../../stores/app'
 import {useModels} from '../../stores/models'
+import {useTheme} from '../../stores/theme'
 import {toastError} from '../../stores/toasts'
 import {CodeField} from '../CopyButton'
 import {Page} from './Page'
@@ -92,6 +94,35 @@ function DefaultModelValue() {
   )
 }
 
+const THEMES: {id: ThemeChoice; label: string; icon: typeof Sun}[] = [
+  {id: 'system', label: 'System', icon: Monitor},
+  {id: 'light', label: 'Light', icon: Sun},
+  {id: 'dark', label: 'Dark', icon: Moon},
+]
+
+/** System, Light or Dark: shown at once, kept for the next launch. */
+function ThemeValue() {
+  const choice = useTheme((s) => s.choice)
+  return (
+    <div className="segmented settings-theme" role="radiogroup" aria-label="Theme" data-testid="settings-theme">
+      {THEMES.map((t) => (
+        <button
+          key={t.id}
+          type="button"
+          role="radio"
+          aria-checked={choice === t.id}
+          className="segment"
+          data-testid={`settings-theme-${t.id}`}
+          onClick={() => void useTheme.getState().choose(t.id)}
+        >
+          <t.icon size={14} aria-hidden="true" />
+          {t.label}
+        </button>
+      ))}
+    </div>
+  )
+}
+
 export function SettingsPage() {
   const status = useAppStore((s) => s.status)
   const loadKeychain = useAppStore((s) => s.loadKeychain)
@@ -117,6 +148,16 @@ export function SettingsPage() {
           </Row>
           <Row label="Data file">
             <CodeField text={status?.dataFile ?? ''} label="data file path" testId="settings-datafile" />
+          </Row>
+        </div>
+      </section>
+      <section className="settings-section" aria-labelledby="settings-appearance">
+        <h2 id="settings-appearance" className="section-title">
+          Appearance
+        </h2>
+        <div className="card settings-card">
+          <Row label="Theme" hint="System follows your desktop's light or dark setting.">
+            <ThemeValue />
           </Row>
         </div>
       </section>

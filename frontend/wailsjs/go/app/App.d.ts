@@ -92,6 +92,8 @@ export function SetSessionRoots(arg1:string,arg2:Array<string>):Promise<Array<st
 
 export function SetSessionTool(arg1:string,arg2:string,arg3:boolean):Promise<number>;
 
+export function SetTheme(arg1:string):Promise<string>;
+
 export function SignIn(arg1:string):Promise<app.LoginDTO>;
 
 export function SignInConnector(arg1:string):Promise<void>;
@@ -111,3 +113,5 @@ export function SuggestSecretArgs(arg1:Array<string>):Promise<Array<number>>;
 export function SwitchBranch(arg1:string,arg2:number):Promise<app.SessionViewDTO>;
 
 export function TestConnector(arg1:app.ConnectorInputDTO):Promise<app.TestResultDTO>;
+
+export function Theme():Promise<string>;

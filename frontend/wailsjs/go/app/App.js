@@ -182,6 +182,10 @@ export function SetSessionTool(arg1, arg2, arg3) {
   return window['go']['app']['App']['SetSessionTool'](arg1, arg2, arg3);
 }
 
+export function SetTheme(arg1) {
+  return window['go']['app']['App']['SetTheme'](arg1);
+}
+
 export function SignIn(arg1) {
   return window['go']['app']['App']['SignIn'](arg1);
 }
@@ -220,4 +224,8 @@ export function SwitchBranch(arg1, arg2) {
 
 export function TestConnector(arg1) {
   return window['go']['app']['App']['TestConnector'](arg1);
+}
+
+export function Theme() {
+  return window['go']['app']['App']['Theme']();
 }

@@ -1,0 +1,107 @@
+package app
+
+import (
+	"context"
+
+	"github.com/wailsapp/wails/v2/pkg/menu"
+	"github.com/wailsapp/wails/v2/pkg/menu/keys"
+	"github.com/wailsapp/wails/v2/pkg/runtime"
+)
+
+// EventMenuCommand carries a menu command the UI carries out (a Command
+// name); the window commands (quit, full screen) run here instead.
+const EventMenuCommand = "menu:command"
+
+// Command is something the menu asks the UI to do. The same commands have
+// the same shortcuts in frontend/src/lib/shortcuts.ts, which handles them
+// where the menu's accelerators do not reach (the dev bridge).
+type Command string
+
+// The UI's commands.
+const (
+	CommandNewChat  Command = "new-chat"
+	CommandSearch   Command = "search"
+	CommandSettings Command = "settings"
+	CommandAbout    Command = "about"
+)
+
+// menuItem is one entry of the app menu, as data: the menu and its test
+// read the same table.
+type menuItem struct {
+	label string
+	// accel is the shortcut, e.g. "ctrl+n"; empty for none.
+	accel string
+	// command is sent to the UI; run is done here. One of them is set.
+	command Command
+	run     func(w *Window)
+}
+
+// menuSection is a top-level menu.
+type menuSection struct {
+	label string
+	// items; a zero item is a separator.
+	items []menuItem
+}
+
+// appMenu is Maestro's menu bar: the entries and shortcuts people expect of
+// a Linux app (docs/DESKTOP.md).
+var appMenu = []menuSection{
+	{label: "Maestro", items: []menuItem{
+		{label: "New Chat", accel: "ctrl+n", command: CommandNewChat},
+		{label: "Search Chats…", accel: "ctrl+k", command: CommandSearch},
+		{},
+		{label: "Settings", accel: "ctrl+,", command: CommandSettings},
+		{},
+		{label: "Quit", accel: "ctrl+q", run: (*Window).Quit},
+	}},
+	{label: "View", items: []menuItem{
+		{label: "Full Screen", accel: "f11", run: (*Window).ToggleFullscreen},
+	}},
+	{label: "Help", items: []menuItem{
+		{label: "About Maestro", command: CommandAbout},
+	}},
+}
+
+// Menu builds the app menu. emit sends an event to the UI.
+func Menu(w *Window, emit func(ctx context.Context, name string, data ...any)) *menu.Menu {
+	bar := menu.NewMenu()
+	for _, s := range appMenu {
+		sub := bar.AddSubmenu(s.label)
+		for _, it := range s.items {
+			if it.label == "" {
+				sub.AddSeparator()
+				continue
+			}
+			sub.AddText(it.label, accelerator(it.accel), menuClick(w, it, emit))
+		}
+	}
+	return bar
+}
+
+func menuClick(w *Window, it menuItem, emit func(ctx context.Context, name string, data ...any)) menu.Callback {
+	return func(*menu.CallbackData) {
+		if it.run != nil {
+			it.run(w)
+			return
+		}
+		if ctx := w.context(); ctx != nil {
+			emit(ctx, EventMenuCommand, string(it.command))
+		}
+	}
+}
+
+// accelerator parses a "ctrl+n" style shortcut; a bad one in appMenu is a
+// programming error, caught by TestMenu.
+func accelerator(s string) *keys.Accelerator {
+	if s == "" {
+		return nil
+	}
+	a, err := keys.Parse(s)
+	if err != nil {
+		panic("app menu: bad accelerator " + s + ": " + err.Error())
+	}
+	return a
+}
+
+// EmitEvent is runtime.EventsEmit, for Menu in main.
+var EmitEvent = runtime.EventsEmit
