@@ -34,8 +34,6 @@ type ChatDeps struct {
 	Models agent.Models
 	// Tools is the sessions' live MCP tools; nil means no tools (plain chat).
 	Tools agent.Tools
-	// Reauth forces a token refresh after a 401.
-	Reauth agent.Reauthorizer
 	// Catalog lists the providers, whether they have credentials, and the
 	// models their accounts can use.
 	Catalog ModelCatalog
@@ -110,9 +108,6 @@ func (c *chatState) getAgent() (*agent.Agent, error) {
 			tools = noTools{}
 		}
 		opts := append([]agent.Option{agent.WithLogger(c.app.log)}, c.deps.Options...)
-		if c.deps.Reauth != nil {
-			opts = append(opts, agent.WithReauthorizer(c.deps.Reauth))
-		}
 		c.agent = agent.New(st, c.deps.Models, tools, c, opts...)
 	})
 	return c.agent, nil

@@ -7,7 +7,6 @@ import (
 	"time"
 
 	"maestro/backend/chat"
-	"maestro/backend/providers"
 )
 
 // attempt is one model request of a step and the assistant message it is
@@ -94,7 +93,7 @@ func (r *run) stream(ctx, actx context.Context, model Model, req chat.Request, a
 		if actx.Err() != nil {
 			return actx.Err()
 		}
-		return &providers.HTTPError{Provider: at.sess.Provider, Status: 200, Kind: providers.KindStream,
+		return &chat.ProviderError{Provider: at.sess.Provider, Status: 200, Kind: chat.ProviderKindStream,
 			Message: "the reply ended before it was complete"}
 	}
 	return nil

@@ -39,9 +39,10 @@
 //     Unknown tools, denials and panics become error results the model
 //     reads; only Stop and infrastructure failures end the turn.
 //
-// Failures: a 401 refreshes the credential once (Reauthorizer) and
-// retries; rate limits, overloads, 5xx and cut-off streams retry with
-// providers.RetryPolicy while the wait is short, and otherwise end the turn
+// Failures: a 401 ends the turn asking for a sign-in (backend/auth's
+// transport has already refreshed the token once and replayed the
+// request); rate limits, overloads, 5xx and cut-off streams retry with
+// RetryPolicy while the wait is short, and otherwise end the turn
 // with RunFinished.RetryAt set; "context too large" retries with a context
 // view that leaves out the oldest turns (whole turns, so every tool call
 // stays next to its result; the stored history is untouched). An abandoned

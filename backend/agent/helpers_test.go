@@ -79,7 +79,6 @@ type harness struct {
 	tools    *fakeTools
 	approver *fakeApprover
 	clock    *fakeClock
-	reauth   *countingReauth
 	agent    *agent.Agent
 }
 
@@ -97,7 +96,7 @@ func newHarness(t *testing.T, provider string, opts ...agent.Option) *harness {
 		t.Fatal(err)
 	}
 	h := &harness{t: t, store: st, sessID: sess.ID, fakes: startFakes(t), tools: newFakeTools(),
-		approver: &fakeApprover{decide: map[string]agent.Decision{}}, clock: newFakeClock(0), reauth: &countingReauth{}}
+		approver: &fakeApprover{decide: map[string]agent.Decision{}}, clock: newFakeClock(0)}
 	models := agent.ModelsFunc(func(_ context.Context, p string) (agent.Model, error) {
 		f, ok := h.fakes[p]
 		if !ok {
@@ -105,7 +104,7 @@ func newHarness(t *testing.T, provider string, opts ...agent.Option) *harness {
 		}
 		return f.model, nil
 	})
-	all := append([]agent.Option{agent.WithClock(h.clock), agent.WithReauthorizer(h.reauth)}, opts...)
+	all := append([]agent.Option{agent.WithClock(h.clock)}, opts...)
 	h.agent = agent.New(st, models, h.tools, h.approver, all...)
 	return h
 }
@@ -278,27 +277,6 @@ func (c *fakeClock) slept() []time.Duration {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	return slices.Clone(c.sleeps)
-}
-
-type countingReauth struct {
-	mu sync.Mutex
-	n  map[string]int
-}
-
-func (r *countingReauth) Reauthorize(_ context.Context, provider string) error {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	if r.n == nil {
-		r.n = map[string]int{}
-	}
-	r.n[provider]++
-	return nil
-}
-
-func (r *countingReauth) count(p string) int {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	return r.n[p]
 }
 
 // fakeApprover answers from a table by canonical name; unknown tools fail

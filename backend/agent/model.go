@@ -17,8 +17,7 @@ type Model interface {
 
 // Models picks the adapter for a provider. The agent asks at every
 // attempt, with the session's current provider, so a provider switch takes
-// effect at the next request and a refreshed credential is picked up after
-// Reauthorize.
+// effect at the next request and a new sign-in or key is picked up.
 //
 // Info says what is known about one model (its limits and how it thinks);
 // the agent puts it on every request so adapters bound max_tokens and
@@ -39,11 +38,3 @@ func (f ModelsFunc) Model(ctx context.Context, provider string) (Model, error) {
 
 // Info returns the zero ModelInfo.
 func (f ModelsFunc) Info(context.Context, string, string) chat.ModelInfo { return chat.ModelInfo{} }
-
-// Reauthorizer refreshes a provider's credential (an OAuth refresh forced
-// even if the token has not expired yet). The agent calls it once per step
-// after a 401, then retries; a second 401 ends the turn asking for a
-// sign-in.
-type Reauthorizer interface {
-	Reauthorize(ctx context.Context, provider string) error
-}

@@ -15,7 +15,6 @@ import (
 	"time"
 
 	"maestro/backend/chat"
-	"maestro/backend/providers"
 	"maestro/backend/providers/anthropic/anthropicfake"
 	"maestro/backend/providers/fake"
 )
@@ -188,20 +187,20 @@ func TestRoundTripErrors(t *testing.T) {
 		name       string
 		reply      fake.Reply
 		inStream   bool
-		kind       providers.Kind
+		kind       chat.ProviderKind
 		status     int
 		retryAfter time.Duration
 		resetIn    time.Duration
 		is         error
 	}{
-		{"expired token", fake.Reply{Error: "401"}, false, providers.KindAuth, 401, 0, 0, chat.ErrAuthRequired},
-		{"rate limit", fake.Reply{Error: "429", RetryAfter: 3}, false, providers.KindRateLimit, 429, 3 * time.Second, 3 * time.Second, chat.ErrUnavailable},
-		{"usage limit", fake.Reply{Error: "usage_limit"}, false, providers.KindRateLimit, 429, 5 * time.Hour, 5 * time.Hour, nil},
-		{"overloaded", fake.Reply{Error: "529"}, false, providers.KindOverloaded, 529, 0, 0, nil},
-		{"context too large", fake.Reply{Error: "context_too_large"}, false, providers.KindContextTooLarge, 400, 0, 0, chat.ErrInvalid},
-		{"server", fake.Reply{Error: "server"}, false, providers.KindServer, 500, 0, 0, nil},
-		{"error event", fake.Reply{Error: "stream_error", Text: "partial answer"}, true, providers.KindOverloaded, 200, 0, 0, nil},
-		{"disconnect", fake.Reply{Text: "a long answer cut short", ChunkRunes: 2, DisconnectAfter: 5}, true, providers.KindStream, 200, 0, 0, nil},
+		{"expired token", fake.Reply{Error: "401"}, false, chat.ProviderKindAuth, 401, 0, 0, chat.ErrAuthRequired},
+		{"rate limit", fake.Reply{Error: "429", RetryAfter: 3}, false, chat.ProviderKindRateLimit, 429, 3 * time.Second, 3 * time.Second, chat.ErrUnavailable},
+		{"usage limit", fake.Reply{Error: "usage_limit"}, false, chat.ProviderKindRateLimit, 429, 5 * time.Hour, 5 * time.Hour, nil},
+		{"overloaded", fake.Reply{Error: "529"}, false, chat.ProviderKindOverloaded, 529, 0, 0, nil},
+		{"context too large", fake.Reply{Error: "context_too_large"}, false, chat.ProviderKindContextTooLarge, 400, 0, 0, chat.ErrInvalid},
+		{"server", fake.Reply{Error: "server"}, false, chat.ProviderKindServer, 500, 0, 0, nil},
+		{"error event", fake.Reply{Error: "stream_error", Text: "partial answer"}, true, chat.ProviderKindOverloaded, 200, 0, 0, nil},
+		{"disconnect", fake.Reply{Text: "a long answer cut short", ChunkRunes: 2, DisconnectAfter: 5}, true, chat.ProviderKindStream, 200, 0, 0, nil},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -217,7 +216,7 @@ func TestRoundTripErrors(t *testing.T) {
 			} else if err == nil {
 				t.Fatal("Stream succeeded; want an error")
 			}
-			he, isHTTP := providers.AsHTTPError(err)
+			he, isHTTP := chat.AsProviderError(err)
 			if !isHTTP || he.Kind != tt.kind || he.Status != tt.status || he.RetryAfter != tt.retryAfter {
 				t.Fatalf("got %v (%+v); want kind %s status %d retry-after %v", err, he, tt.kind, tt.status, tt.retryAfter)
 			}
@@ -293,8 +292,8 @@ func TestStreamRequestErrors(t *testing.T) {
 		{"no model", New(), t.Context(), chat.Request{Messages: valid.Messages}, func(err error) bool { return errors.Is(err, chat.ErrInvalid) }},
 		{"no messages", New(), t.Context(), chat.Request{Model: "m"}, func(err error) bool { return errors.Is(err, chat.ErrInvalid) }},
 		{"unreachable", New(WithBaseURL("http://127.0.0.1:1")), t.Context(), valid, func(err error) bool {
-			he, ok := providers.AsHTTPError(err)
-			return ok && he.Kind == providers.KindServer && he.Err != nil
+			he, ok := chat.AsProviderError(err)
+			return ok && he.Kind == chat.ProviderKindServer && he.Err != nil
 		}},
 		{"canceled", New(WithBaseURL("http://127.0.0.1:1")), canceled, valid, func(err error) bool { return errors.Is(err, context.Canceled) }},
 	}
@@ -356,8 +355,8 @@ func TestGateReachesTheCaller(t *testing.T) {
 			t.Parallel()
 			_, m, _ := newFake(t, []anthropicfake.Option{anthropicfake.WithGate(tt.gate)})
 			_, err := streamAll(t, m, withTools(chat.Request{Messages: []chat.Message{user("hi")}}))
-			he, ok := providers.AsHTTPError(err)
-			if !ok || he.Kind != providers.KindEntitlement || he.Code != tt.code || he.Status != 400 || !strings.Contains(he.Message, "extra usage") {
+			he, ok := chat.AsProviderError(err)
+			if !ok || he.Kind != chat.ProviderKindEntitlement || he.Code != tt.code || he.Status != 400 || !strings.Contains(he.Message, "extra usage") {
 				t.Errorf("got %v; want entitlement %s", err, tt.code)
 			}
 		})

@@ -13,7 +13,6 @@ import (
 	"maestro/backend/agent"
 	"maestro/backend/auth"
 	"maestro/backend/chat"
-	"maestro/backend/providers"
 	"maestro/backend/store"
 )
 
@@ -196,7 +195,7 @@ func TestModelListFailureKeepsLastList(t *testing.T) {
 	h.openai(t)
 	h.settle(t)
 
-	h.model.set(&providers.HTTPError{Provider: chat.ProviderOpenAI, Kind: providers.KindServer, Message: "send request"})
+	h.model.set(&chat.ProviderError{Provider: chat.ProviderOpenAI, Kind: chat.ProviderKindServer, Message: "send request"})
 	h.now = h.now.Add(MaxAge + time.Minute)
 	h.openai(t)
 	h.settle(t)
@@ -227,7 +226,7 @@ func TestRefusedModelIsMarked(t *testing.T) {
 	h.openai(t)
 	h.settle(t)
 	msg := "The 'gpt-b' model is not supported when using Codex with a ChatGPT account."
-	h.model.refuse = &providers.HTTPError{Provider: chat.ProviderOpenAI, Status: 400, Kind: providers.KindModelUnavailable, Message: msg}
+	h.model.refuse = &chat.ProviderError{Provider: chat.ProviderOpenAI, Status: 400, Kind: chat.ProviderKindModelUnavailable, Message: msg}
 
 	// The service no longer serves gpt-b to this account, nor lists it.
 	h.model.set(nil, "gpt-a")

@@ -15,7 +15,6 @@ import (
 	"time"
 
 	"maestro/backend/chat"
-	"maestro/backend/providers"
 	"maestro/backend/providers/fake"
 	"maestro/backend/providers/gemini/geminifake"
 )
@@ -152,7 +151,7 @@ func TestRoundTripReplies(t *testing.T) {
 		reply     fake.Reply
 		req       chat.Request
 		want      func(t *testing.T, evs []chat.Event)
-		wantKind  providers.Kind
+		wantKind  chat.ProviderKind
 		wantCode  string
 		wantEarly bool // the error comes from Stream, not the sequence
 	}{
@@ -201,17 +200,17 @@ func TestRoundTripReplies(t *testing.T) {
 				finishIs(t, evs, "tool_calls")
 			}},
 		{name: "undeclared tool", req: declared, reply: fake.Reply{ToolCalls: []fake.ToolCall{{Name: "not_declared", Args: raw(`{}`)}}},
-			wantKind: providers.KindStream, wantCode: finishUnexpectedToolCall},
-		{name: "expired token", req: declared, reply: fake.Reply{Error: "401"}, wantEarly: true, wantKind: providers.KindAuth},
-		{name: "rate limit", req: declared, reply: fake.Reply{Error: "429", RetryAfter: 3}, wantEarly: true, wantKind: providers.KindRateLimit},
-		{name: "overloaded", req: declared, reply: fake.Reply{Error: "529"}, wantEarly: true, wantKind: providers.KindOverloaded, wantCode: "UNAVAILABLE"},
-		{name: "usage limit", req: declared, reply: fake.Reply{Error: "usage_limit", RetryAfter: 7200}, wantEarly: true, wantKind: providers.KindQuota},
-		{name: "context too large", req: declared, reply: fake.Reply{Error: "context_too_large"}, wantEarly: true, wantKind: providers.KindContextTooLarge},
-		{name: "server error", req: declared, reply: fake.Reply{Error: "server"}, wantEarly: true, wantKind: providers.KindServer, wantCode: "INTERNAL"},
+			wantKind: chat.ProviderKindStream, wantCode: finishUnexpectedToolCall},
+		{name: "expired token", req: declared, reply: fake.Reply{Error: "401"}, wantEarly: true, wantKind: chat.ProviderKindAuth},
+		{name: "rate limit", req: declared, reply: fake.Reply{Error: "429", RetryAfter: 3}, wantEarly: true, wantKind: chat.ProviderKindRateLimit},
+		{name: "overloaded", req: declared, reply: fake.Reply{Error: "529"}, wantEarly: true, wantKind: chat.ProviderKindOverloaded, wantCode: "UNAVAILABLE"},
+		{name: "usage limit", req: declared, reply: fake.Reply{Error: "usage_limit", RetryAfter: 7200}, wantEarly: true, wantKind: chat.ProviderKindQuota},
+		{name: "context too large", req: declared, reply: fake.Reply{Error: "context_too_large"}, wantEarly: true, wantKind: chat.ProviderKindContextTooLarge},
+		{name: "server error", req: declared, reply: fake.Reply{Error: "server"}, wantEarly: true, wantKind: chat.ProviderKindServer, wantCode: "INTERNAL"},
 		{name: "error inside the stream", req: declared, reply: fake.Reply{Error: "stream_error", Text: "partial answer"},
-			wantKind: providers.KindServer, wantCode: "INTERNAL"},
+			wantKind: chat.ProviderKindServer, wantCode: "INTERNAL"},
 		{name: "disconnect", req: declared, reply: fake.Reply{Text: "this will be cut short", ChunkRunes: 4, DisconnectAfter: 2},
-			wantKind: providers.KindStream},
+			wantKind: chat.ProviderKindStream},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -228,9 +227,9 @@ func TestRoundTripReplies(t *testing.T) {
 					tt.want(t, evs)
 					continue
 				}
-				he, ok := providers.AsHTTPError(err)
+				he, ok := chat.AsProviderError(err)
 				if !ok {
-					t.Fatalf("%s: got error %v; want *providers.HTTPError", mode, err)
+					t.Fatalf("%s: got error %v; want *chat.ProviderError", mode, err)
 				}
 				if he.Kind != tt.wantKind || (tt.wantCode != "" && he.Code != tt.wantCode) {
 					t.Errorf("%s: got kind %s code %q; want %s %q (%v)", mode, he.Kind, he.Code, tt.wantKind, tt.wantCode, he)

@@ -8,7 +8,6 @@ import (
 	"testing"
 
 	"maestro/backend/chat"
-	"maestro/backend/providers"
 	"maestro/backend/providers/fake"
 )
 
@@ -150,8 +149,8 @@ func TestModelsErrors(t *testing.T) {
 	t.Parallel()
 	_, srv := newFake(t)
 	_, err := New(WithBaseURL(srv.URL), WithAPIKey("wrong")).Models(t.Context())
-	if he, ok := providers.AsHTTPError(err); !ok || he.Kind != providers.KindAuth {
-		t.Errorf("wrong key: got %v; want a KindAuth HTTPError", err)
+	if he, ok := chat.AsProviderError(err); !ok || he.Kind != chat.ProviderKindAuth {
+		t.Errorf("wrong key: got %v; want an auth-kind *chat.ProviderError", err)
 	}
 }
 
@@ -163,8 +162,8 @@ func TestModelNotServed(t *testing.T) {
 	f.Script.SetModels([]string{"gemini-2.5-flash"})
 	for mode, m := range modes(srv) {
 		_, err := run(t.Context(), m, base(user("u1", "hi")))
-		he, ok := providers.AsHTTPError(err)
-		if !ok || he.Kind != providers.KindModelUnavailable || he.Status != 404 {
+		he, ok := chat.AsProviderError(err)
+		if !ok || he.Kind != chat.ProviderKindModelUnavailable || he.Status != 404 {
 			t.Errorf("%s: got %v; want a 404 KindModelUnavailable", mode, err)
 		}
 	}

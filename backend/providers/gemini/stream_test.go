@@ -9,7 +9,6 @@ import (
 	"testing"
 
 	"maestro/backend/chat"
-	"maestro/backend/providers"
 	"maestro/backend/providers/fake"
 )
 
@@ -79,8 +78,8 @@ func TestStreamRejectsBeforeSending(t *testing.T) {
 		t.Errorf("invalid schema: got %v; want an encode error", err)
 	}
 	_, err := m.Stream(t.Context(), chat.Request{Model: "gemini-2.5-pro", Messages: []chat.Message{user("u", "x")}})
-	if he, ok := providers.AsHTTPError(err); !ok || he.Kind != providers.KindServer {
-		t.Errorf("unreachable server: got %v; want a KindServer HTTPError", err)
+	if he, ok := chat.AsProviderError(err); !ok || he.Kind != chat.ProviderKindServer {
+		t.Errorf("unreachable server: got %v; want a server-kind *chat.ProviderError", err)
 	}
 }
 

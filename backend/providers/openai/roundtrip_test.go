@@ -10,7 +10,6 @@ import (
 
 	"maestro/backend/chat"
 	"maestro/backend/chat/chattest"
-	"maestro/backend/providers"
 	"maestro/backend/providers/fake"
 )
 
@@ -106,26 +105,26 @@ func TestRoundTripErrors(t *testing.T) {
 	tests := []struct {
 		reply    fake.Reply
 		inStream bool
-		kind     providers.Kind
+		kind     chat.ProviderKind
 		code     string
-		check    func(*providers.HTTPError) bool
+		check    func(*chat.ProviderError) bool
 	}{
-		{fake.Reply{Error: "401"}, false, providers.KindAuth, "token_expired", nil},
-		{fake.Reply{Error: "429", RetryAfter: 3}, false, providers.KindRateLimit, "rate_limit_exceeded",
-			func(e *providers.HTTPError) bool { return e.RetryAfter == 3*time.Second }},
-		{fake.Reply{Error: "529"}, false, providers.KindOverloaded, "server_is_overloaded", nil},
-		{fake.Reply{Error: "usage_limit", RetryAfter: 600}, false, providers.KindQuota, "usage_limit_reached",
-			func(e *providers.HTTPError) bool {
+		{fake.Reply{Error: "401"}, false, chat.ProviderKindAuth, "token_expired", nil},
+		{fake.Reply{Error: "429", RetryAfter: 3}, false, chat.ProviderKindRateLimit, "rate_limit_exceeded",
+			func(e *chat.ProviderError) bool { return e.RetryAfter == 3*time.Second }},
+		{fake.Reply{Error: "529"}, false, chat.ProviderKindOverloaded, "server_is_overloaded", nil},
+		{fake.Reply{Error: "usage_limit", RetryAfter: 600}, false, chat.ProviderKindQuota, "usage_limit_reached",
+			func(e *chat.ProviderError) bool {
 				return time.Until(e.ResetAt) > 590*time.Second && strings.Contains(e.Message, "plus")
 			}},
-		{fake.Reply{Error: "usage_not_included"}, false, providers.KindEntitlement, "usage_not_included", nil},
-		{fake.Reply{Error: "instructions_not_valid"}, false, providers.KindInvalidRequest, "instructions_not_valid", nil},
-		{fake.Reply{Error: "originator_rejected"}, false, providers.KindForbidden, "originator_rejected", nil},
-		{fake.Reply{Error: "server"}, false, providers.KindServer, "server_error", nil},
-		{fake.Reply{Error: "context_too_large"}, true, providers.KindContextTooLarge, "context_length_exceeded", nil},
-		{fake.Reply{Error: "stream_error"}, true, providers.KindServer, "server_error", nil},
-		{fake.Reply{Error: "insufficient_quota"}, true, providers.KindQuota, "insufficient_quota", nil},
-		{fake.Reply{Text: "cut short", DisconnectAfter: 5}, true, providers.KindStream, "", nil},
+		{fake.Reply{Error: "usage_not_included"}, false, chat.ProviderKindEntitlement, "usage_not_included", nil},
+		{fake.Reply{Error: "instructions_not_valid"}, false, chat.ProviderKindInvalidRequest, "instructions_not_valid", nil},
+		{fake.Reply{Error: "originator_rejected"}, false, chat.ProviderKindForbidden, "originator_rejected", nil},
+		{fake.Reply{Error: "server"}, false, chat.ProviderKindServer, "server_error", nil},
+		{fake.Reply{Error: "context_too_large"}, true, chat.ProviderKindContextTooLarge, "context_length_exceeded", nil},
+		{fake.Reply{Error: "stream_error"}, true, chat.ProviderKindServer, "server_error", nil},
+		{fake.Reply{Error: "insufficient_quota"}, true, chat.ProviderKindQuota, "insufficient_quota", nil},
+		{fake.Reply{Text: "cut short", DisconnectAfter: 5}, true, chat.ProviderKindStream, "", nil},
 	}
 	for _, tt := range tests {
 		name := tt.reply.Error
@@ -149,7 +148,7 @@ func TestRoundTripErrors(t *testing.T) {
 					err = e
 				}
 			}
-			var he *providers.HTTPError
+			var he *chat.ProviderError
 			if !errors.As(err, &he) || he.Kind != tt.kind || he.Code != tt.code || tt.check != nil && !tt.check(he) {
 				t.Errorf("err = %+v; want kind %s, code %q", err, tt.kind, tt.code)
 			}

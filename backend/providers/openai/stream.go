@@ -114,8 +114,8 @@ func parseStream(r io.Reader) iter.Seq2[chat.Event, error] {
 	}
 }
 
-func streamError(msg string, err error) *providers.HTTPError {
-	return &providers.HTTPError{Provider: chat.ProviderOpenAI, Status: 200, Kind: providers.KindStream,
+func streamError(msg string, err error) *chat.ProviderError {
+	return &chat.ProviderError{Provider: chat.ProviderOpenAI, Status: 200, Kind: chat.ProviderKindStream,
 		Message: msg, Err: err}
 }
 
