@@ -83,7 +83,7 @@ func startChatApp(t *testing.T) (*App, *eventLog, *fake.Script) {
 	log := newEventLog()
 	a := New(Config{Version: "test", DataDir: t.TempDir(), Runtime: Runtime{Emit: log.emit}})
 	EnableChat(a, ChatDeps{
-		Models: agent.ModelsFunc(func(_ context.Context, provider string) (agent.Model, error) {
+		Models: agent.ModelsFunc(func(_ context.Context, provider string) (chat.Model, error) {
 			if provider != chat.ProviderGemini {
 				return nil, chat.E(chat.ErrAuthRequired, "sign in to %s in Accounts", provider)
 			}

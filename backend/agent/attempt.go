@@ -77,7 +77,7 @@ func (r *run) attempt(ctx context.Context, step, n int) (*attempt, error) {
 
 // stream ranges over the model's reply, checkpointing as it goes. A reply
 // that ends without its Finish event is a cut-off stream.
-func (r *run) stream(ctx, actx context.Context, model Model, req chat.Request, at *attempt) error {
+func (r *run) stream(ctx, actx context.Context, model chat.Model, req chat.Request, at *attempt) error {
 	seq, err := model.Stream(actx, req)
 	if err != nil {
 		return err

@@ -3,10 +3,12 @@
 // overlay, streams the model's reply, executes tool calls, and loops until a
 // step has no tool calls or the step cap is reached.
 //
-// The agent works against small interfaces it defines itself — Models and
-// Model (provider adapters), Tools (the MCP registry and supervisor),
-// Approver (the UI), Store (backend/store) and Sink (the app's event
-// bridge) — so none of those packages depend on it.
+// The agent works against small interfaces it defines itself — Models (the
+// provider catalog, which hands out chat.Model adapters), Tools (the
+// session's tool overlay and the MCP supervisor), Approver (the UI), Store
+// (backend/store) and Sink (the app's event bridge) — so none of those
+// packages depend on it. It imports backend/chat and nothing else of
+// Maestro's.
 //
 // # A turn
 //

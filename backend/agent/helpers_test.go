@@ -45,7 +45,7 @@ var resultShape = map[string]string{
 // pointed at it.
 type providerFake struct {
 	script *fake.Script
-	model  agent.Model
+	model  chat.Model
 }
 
 func startFakes(t *testing.T) map[string]*providerFake {
@@ -97,7 +97,7 @@ func newHarness(t *testing.T, provider string, opts ...agent.Option) *harness {
 	}
 	h := &harness{t: t, store: st, sessID: sess.ID, fakes: startFakes(t), tools: newFakeTools(),
 		approver: &fakeApprover{decide: map[string]agent.Decision{}}, clock: newFakeClock(0)}
-	models := agent.ModelsFunc(func(_ context.Context, p string) (agent.Model, error) {
+	models := agent.ModelsFunc(func(_ context.Context, p string) (chat.Model, error) {
 		f, ok := h.fakes[p]
 		if !ok {
 			return nil, errors.New("no such provider " + p)

@@ -10,7 +10,6 @@ import (
 	"testing"
 	"time"
 
-	"maestro/backend/agent"
 	"maestro/backend/auth"
 	"maestro/backend/chat"
 	"maestro/backend/store"
@@ -76,7 +75,7 @@ func newListHarness(t *testing.T, dir string) *listHarness {
 		changed: make(chan string, 16),
 	}
 	h.c = New(h.creds, WithClock(func() time.Time { return h.now }), WithLogger(slog.New(slog.DiscardHandler)))
-	h.c.build = func(auth.Credentials) (agent.Model, error) { return h.model, nil }
+	h.c.build = func(auth.Credentials) (chat.Model, error) { return h.model, nil }
 	h.c.Attach(st, func(p string) { h.changed <- p })
 	t.Cleanup(func() {
 		h.c.Close()
