@@ -14,7 +14,9 @@ import (
 
 	"maestro/backend/chat"
 	"maestro/backend/mcp"
+	"maestro/backend/providers/catalog"
 	"maestro/backend/store"
+	"maestro/backend/tools"
 )
 
 // Connector event names.
@@ -49,7 +51,7 @@ type ConnectorsDeps struct {
 	// uses); tests register in-process servers with them.
 	Options []mcp.SupervisorOption
 	// RegistryOptions are added to the registry's.
-	RegistryOptions []mcp.Option
+	RegistryOptions []tools.Option
 	// TestTimeout bounds TestConnector (DefaultTestTimeout when 0).
 	TestTimeout time.Duration
 	// SignInTimeout bounds an OAuth sign-in (mcp.DefaultSignInTimeout when 0).
@@ -80,7 +82,7 @@ type connectorsState struct {
 
 	mu      sync.Mutex
 	sup     *mcp.Supervisor
-	reg     *mcp.Registry
+	reg     *tools.Registry
 	loaded  chan struct{}
 	signIns map[string]context.CancelFunc // by connector id
 
@@ -117,7 +119,8 @@ type mcpUpdate struct{ level, text string }
 // can be slow): it never blocks the window.
 func (c *connectorsState) start(root context.Context, st *store.Store) {
 	log := c.app.log
-	reg := mcp.NewRegistry(st, append([]mcp.Option{mcp.WithRevisionListener(c.revisionChanged)}, c.deps.RegistryOptions...)...)
+	regOpts := append([]tools.Option{tools.WithRevisionListener(c.revisionChanged)}, c.deps.RegistryOptions...)
+	reg := tools.NewRegistry(st, catalog.ToolRules(), regOpts...)
 	authz := &mcp.LoopbackAuthorizer{Open: c.openURL, Timeout: c.deps.SignInTimeout, Logger: log}
 	opts := []mcp.SupervisorOption{
 		mcp.WithConnectorStore(st), mcp.WithToolSink(reg), mcp.WithEvents(c),
@@ -177,7 +180,7 @@ func (c *connectorsState) close() {
 	}
 }
 
-func (c *connectorsState) current() (*mcp.Supervisor, *mcp.Registry) {
+func (c *connectorsState) current() (*mcp.Supervisor, *tools.Registry) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	return c.sup, c.reg
@@ -268,7 +271,7 @@ func (c *connectorsState) forget(id string) {
 type conn struct {
 	c   *connectorsState
 	sup *mcp.Supervisor
-	reg *mcp.Registry
+	reg *tools.Registry
 	st  *store.Store
 }
 

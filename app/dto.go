@@ -339,7 +339,7 @@ type AttachmentDTO struct {
 
 // UIRawCap bounds the raw result one UI event (tool:finished,
 // message:saved, a session page) carries. The stored copy is bounded by
-// mcp.ResultLimits.Stored (1 MiB); the window gets its first 256 KiB, long
+// tools.ResultLimits.Stored (1 MiB); the window gets its first 256 KiB, long
 // texts cut with a note (mcp.CapJSON), and says the result was truncated.
 const UIRawCap = 256 << 10
 

@@ -9,8 +9,8 @@ import (
 	"testing"
 
 	"maestro/backend/chat"
-	"maestro/backend/mcp"
 	"maestro/backend/providers/fake"
+	"maestro/backend/tools"
 )
 
 // The hostile-server suite, agent side: the hostile server runs as a real
@@ -238,10 +238,10 @@ func TestHostileHugeResultThroughTheApp(t *testing.T) {
 	if done.Result == nil || !done.Result.Truncated || done.Result.Size != 50<<20 {
 		t.Errorf("tool:finished result = truncated %v size %d; want truncated, 50 MB", done.Result.Truncated, done.Result.Size)
 	}
-	if len(event) > UIRawCap+mcp.DefaultResultCap+16<<10 || len(saved) > UIRawCap+mcp.DefaultResultCap+16<<10 {
+	if len(event) > UIRawCap+tools.DefaultResultCap+16<<10 || len(saved) > UIRawCap+tools.DefaultResultCap+16<<10 {
 		t.Errorf("UI events of %d and %d bytes; want each under 256 KiB + 32 KiB", len(event), len(saved))
 	}
-	if len(stored) > mcp.DefaultStoredCap+mcp.DefaultResultCap+16<<10 || grew > 8<<20 {
+	if len(stored) > tools.DefaultStoredCap+tools.DefaultResultCap+16<<10 || grew > 8<<20 {
 		t.Errorf("stored %d bytes, data file grew %d; want about 1 MiB", len(stored), grew)
 	}
 }

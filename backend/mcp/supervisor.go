@@ -16,6 +16,7 @@ import (
 	"github.com/mark3labs/mcp-go/server"
 
 	"maestro/backend/chat"
+	"maestro/backend/tools"
 )
 
 // Supervisor runs the configured connectors: it starts each enabled one in
@@ -41,7 +42,7 @@ type Supervisor struct {
 	ping       time.Duration
 	logger     *slog.Logger
 	readLimits ReadLimits
-	results    ResultLimits
+	results    tools.ResultLimits
 
 	// base is the lifetime of the connector goroutines, cancelled by
 	// Close. It is not a request context: no request outlives it.
@@ -145,8 +146,8 @@ func WithReadLimits(l ReadLimits) SupervisorOption {
 // WithResultLimits bounds the copies of a tool result (the model's, the
 // stored one; zero fields take the defaults). A connector's ResultCap
 // overrides the model's.
-func WithResultLimits(l ResultLimits) SupervisorOption {
-	return func(s *Supervisor) { s.results = l.withDefaults() }
+func WithResultLimits(l tools.ResultLimits) SupervisorOption {
+	return func(s *Supervisor) { s.results = l.WithDefaults() }
 }
 
 // WithLogger sets the logger for supervisor diagnostics (default: discard).
@@ -168,7 +169,7 @@ func NewSupervisor(opts ...SupervisorOption) *Supervisor {
 		runners:    map[string]*runner{},
 		roots:      map[string][]Root{},
 		readLimits: ReadLimits{}.withDefaults(),
-		results:    ResultLimits{}.withDefaults(),
+		results:    tools.ResultLimits{}.WithDefaults(),
 	}
 	for _, o := range opts {
 		o(s)

@@ -53,13 +53,25 @@ type kit struct {
 	id, name string
 	builtin  func() []chat.ModelInfo
 	lookup   func(id string) chat.ModelInfo
+	rules    func() chat.ToolRules
 }
 
 // kits lists the providers in picker order.
 var kits = []kit{
-	{chat.ProviderAnthropic, "Claude", anthropic.Builtin, anthropic.Lookup},
-	{chat.ProviderOpenAI, "ChatGPT", openai.Builtin, openai.Lookup},
-	{chat.ProviderGemini, "Gemini", gemini.Builtin, gemini.Lookup},
+	{chat.ProviderAnthropic, "Claude", anthropic.Builtin, anthropic.Lookup, anthropic.ToolRules},
+	{chat.ProviderOpenAI, "ChatGPT", openai.Builtin, openai.Lookup, openai.ToolRules},
+	{chat.ProviderGemini, "Gemini", gemini.Builtin, gemini.Lookup, gemini.ToolRules},
+}
+
+// ToolRules lists every provider's rules for declared tools (each
+// adapter's ToolRules), in picker order: what backend/tools names, counts
+// and shapes tools by.
+func ToolRules() []chat.ToolRules {
+	out := make([]chat.ToolRules, len(kits))
+	for i, k := range kits {
+		out[i] = k.rules()
+	}
+	return out
 }
 
 func kitFor(provider string) (kit, bool) {
