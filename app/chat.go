@@ -3,6 +3,7 @@ package app
 import (
 	"context"
 	"errors"
+	"slices"
 	"sync"
 
 	"maestro/backend/agent"
@@ -425,13 +426,7 @@ func (a *App) AnswerApproval(requestID, decision string) error {
 	return nil
 }
 
-func knownProvider(p string) bool {
-	switch p {
-	case chat.ProviderGemini, chat.ProviderAnthropic, chat.ProviderOpenAI:
-		return true
-	}
-	return false
-}
+func knownProvider(p string) bool { return slices.Contains(chat.Providers(), p) }
 
 // titleFromFirstMessage names a session still called DefaultTitle after its
 // first message.

@@ -56,31 +56,39 @@ type kit struct {
 	rules    func() chat.ToolRules
 }
 
-// kits lists the providers in picker order.
-var kits = []kit{
-	{chat.ProviderAnthropic, "Claude", anthropic.Builtin, anthropic.Lookup, anthropic.ToolRules},
-	{chat.ProviderOpenAI, "ChatGPT", openai.Builtin, openai.Lookup, openai.ToolRules},
-	{chat.ProviderGemini, "Gemini", gemini.Builtin, gemini.Lookup, gemini.ToolRules},
+// kitsByID has a kit for each of chat.Providers (TestEveryProviderHasAKit).
+var kitsByID = map[string]kit{
+	chat.ProviderAnthropic: {chat.ProviderAnthropic, "Claude", anthropic.Builtin, anthropic.Lookup, anthropic.ToolRules},
+	chat.ProviderOpenAI:    {chat.ProviderOpenAI, "ChatGPT", openai.Builtin, openai.Lookup, openai.ToolRules},
+	chat.ProviderGemini:    {chat.ProviderGemini, "Gemini", gemini.Builtin, gemini.Lookup, gemini.ToolRules},
+}
+
+// kits lists the providers' kits in chat.Providers order (the picker's).
+func kits() []kit {
+	ids := chat.Providers()
+	out := make([]kit, 0, len(ids))
+	for _, id := range ids {
+		if k, ok := kitsByID[id]; ok {
+			out = append(out, k)
+		}
+	}
+	return out
 }
 
 // ToolRules lists every provider's rules for declared tools (each
 // adapter's ToolRules), in picker order: what backend/tools names, counts
 // and shapes tools by.
 func ToolRules() []chat.ToolRules {
-	out := make([]chat.ToolRules, len(kits))
-	for i, k := range kits {
-		out[i] = k.rules()
+	var out []chat.ToolRules
+	for _, k := range kits() {
+		out = append(out, k.rules())
 	}
 	return out
 }
 
 func kitFor(provider string) (kit, bool) {
-	for _, k := range kits {
-		if k.id == provider {
-			return k, true
-		}
-	}
-	return kit{}, false
+	k, ok := kitsByID[provider]
+	return k, ok
 }
 
 // DefaultModel returns the first built-in model of provider, or "".
@@ -231,8 +239,9 @@ func (c *Catalog) Providers(ctx context.Context) []Provider {
 	} else {
 		c.log.Warn("catalog: list accounts", "err", err)
 	}
-	out := make([]Provider, 0, len(kits))
-	for _, k := range kits {
+	ks := kits()
+	out := make([]Provider, 0, len(ks))
+	for _, k := range ks {
 		p := Provider{ID: k.id, DisplayName: k.name}
 		acct, ok := have[k.id]
 		if !ok {

@@ -185,3 +185,22 @@ func TestModelListsFromEachFake(t *testing.T) {
 		})
 	}
 }
+
+// TestEveryProviderHasAKit: the catalog serves every provider of
+// chat.Providers, the one list of them, in its order.
+func TestEveryProviderHasAKit(t *testing.T) {
+	t.Parallel()
+	ids := chat.Providers()
+	if len(kitsByID) != len(ids) {
+		t.Errorf("%d kits for %d providers", len(kitsByID), len(ids))
+	}
+	rules := ToolRules()
+	for i, id := range ids {
+		if _, ok := kitFor(id); !ok {
+			t.Errorf("no kit for %s", id)
+		}
+		if i >= len(rules) || rules[i].Provider != id || rules[i].MaxTools < 1 || rules[i].MaxNameLen < 1 {
+			t.Errorf("tool rules %d = %+v; want %s's", i, rules, id)
+		}
+	}
+}
