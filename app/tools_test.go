@@ -16,7 +16,7 @@ import (
 	"maestro/backend/agent"
 	"maestro/backend/chat"
 	"maestro/backend/mcp"
-	"maestro/backend/providers/fake"
+	"maestro/backend/providers/fakescript"
 	"maestro/backend/tools"
 )
 
@@ -298,8 +298,8 @@ func TestChatRunCallsMCPTool(t *testing.T) {
 	c := addFiles(t, ca)
 	sid := ca.chatWith(t, c.ID)
 	srv.Script.Push(
-		fake.Reply{ToolCalls: []fake.ToolCall{{Name: "files__read", Args: json.RawMessage(`{"path":"notes.txt"}`)}}},
-		fake.Reply{Text: "The file says hello."},
+		fakescript.Reply{ToolCalls: []fakescript.ToolCall{{Name: "files__read", Args: json.RawMessage(`{"path":"notes.txt"}`)}}},
+		fakescript.Reply{Text: "The file says hello."},
 	)
 	sent, err := a.SendMessage(sid, "What is in notes.txt?")
 	if err != nil {
@@ -331,8 +331,8 @@ func TestChatRunCallsMCPTool(t *testing.T) {
 		t.Fatal(err)
 	}
 	srv.Script.Push(
-		fake.Reply{ToolCalls: []fake.ToolCall{{Name: "files__read", Args: json.RawMessage(`{"path":"todo.txt"}`)}}},
-		fake.Reply{Text: "Nothing to do."},
+		fakescript.Reply{ToolCalls: []fakescript.ToolCall{{Name: "files__read", Args: json.RawMessage(`{"path":"todo.txt"}`)}}},
+		fakescript.Reply{Text: "Nothing to do."},
 	)
 	sent, err = a.SendMessage(sid, "And todo.txt?")
 	if err != nil {

@@ -12,7 +12,7 @@ import (
 
 	"maestro/backend/agent"
 	"maestro/backend/chat"
-	"maestro/backend/providers/fake"
+	"maestro/backend/providers/fakescript"
 	"maestro/backend/providers/gemini"
 	"maestro/backend/providers/gemini/geminifake"
 	"maestro/backend/store"
@@ -118,7 +118,7 @@ func BenchmarkStep(b *testing.B) {
 		m := gemini.New(gemini.WithBaseURL(srv.URL), gemini.WithAPIKey("k"))
 		benchStep(b, chat.ProviderGemini, modelNames[chat.ProviderGemini], m, func() {
 			g.Script.Reset()
-			g.Script.Push(fake.Reply{Text: "Let me look.", ToolCalls: []fake.ToolCall{call("srv__echo", `{"x":1}`)}}, fake.Reply{Text: "Done."})
+			g.Script.Push(fakescript.Reply{Text: "Let me look.", ToolCalls: []fakescript.ToolCall{call("srv__echo", `{"x":1}`)}}, fakescript.Reply{Text: "Done."})
 		})
 	})
 }

@@ -9,7 +9,7 @@ import (
 
 	"maestro/backend/agent"
 	"maestro/backend/chat"
-	"maestro/backend/providers/fake"
+	"maestro/backend/providers/fakescript"
 )
 
 func TestRetryableErrorsRetry(t *testing.T) {
@@ -19,7 +19,7 @@ func TestRetryableErrorsRetry(t *testing.T) {
 			t.Run(scripted+"/"+p, func(t *testing.T) {
 				t.Parallel()
 				h := newHarness(t, p)
-				h.script(p).Push(fake.Reply{Error: scripted, RetryAfter: 1, Text: "lost words"}, fake.Reply{Text: "made it"})
+				h.script(p).Push(fakescript.Reply{Error: scripted, RetryAfter: 1, Text: "lost words"}, fakescript.Reply{Text: "made it"})
 				sink := &recSink{}
 				if _, err := h.run(t.Context(), user("try"), sink); err != nil {
 					t.Fatalf("Run: %v", err)
@@ -52,7 +52,7 @@ func TestUsageLimitEndsTurnWithResetTime(t *testing.T) {
 		t.Run(p, func(t *testing.T) {
 			t.Parallel()
 			h := newHarness(t, p)
-			h.script(p).Push(fake.Reply{Error: "usage_limit", RetryAfter: 7200})
+			h.script(p).Push(fakescript.Reply{Error: "usage_limit", RetryAfter: 7200})
 			sink := &recSink{}
 			_, err := h.run(t.Context(), user("more please"), sink)
 			he, ok := chat.AsProviderError(err)
@@ -80,7 +80,7 @@ func TestUsageLimitEndsTurnWithResetTime(t *testing.T) {
 				t.Errorf("stored failure = %+v; want reason %s, provider %s, retry at %v", f, he.Kind, p, fin.RetryAt)
 			}
 			// The failed turn can be retried once the limit resets.
-			h.script(p).Push(fake.Reply{Text: "back"})
+			h.script(p).Push(fakescript.Reply{Text: "back"})
 			if _, err := h.run(t.Context(), agent.RunInput{Retry: true}, nil); err != nil {
 				t.Fatalf("Retry: %v", err)
 			}
@@ -102,7 +102,7 @@ func TestUnauthorizedEndsTurn(t *testing.T) {
 		t.Run(p, func(t *testing.T) {
 			t.Parallel()
 			h := newHarness(t, p)
-			h.script(p).Push(fake.Reply{Error: "401"}, fake.Reply{Text: "not reached"})
+			h.script(p).Push(fakescript.Reply{Error: "401"}, fakescript.Reply{Text: "not reached"})
 			sink := &recSink{}
 			_, err := h.run(t.Context(), user("hi"), sink)
 			if !errors.Is(err, chat.ErrAuthRequired) {
@@ -127,15 +127,15 @@ func TestContextTooLargeDropsOldestTurns(t *testing.T) {
 			// Four earlier turns, each with a tool call and its result.
 			for i := range 4 {
 				h.script(p).Push(
-					fake.Reply{ToolCalls: []fake.ToolCall{call("srv__echo", fmt.Sprintf(`{"x":%d}`, i))}},
-					fake.Reply{Text: fmt.Sprintf("answer-%d", i)},
+					fakescript.Reply{ToolCalls: []fakescript.ToolCall{call("srv__echo", fmt.Sprintf(`{"x":%d}`, i))}},
+					fakescript.Reply{Text: fmt.Sprintf("answer-%d", i)},
 				)
 				if _, err := h.run(t.Context(), user(fmt.Sprintf("question-%d", i)), nil); err != nil {
 					t.Fatal(err)
 				}
 			}
 			before := h.messages()
-			h.script(p).Push(fake.Reply{Error: "context_too_large"}, fake.Reply{Text: "fits now"})
+			h.script(p).Push(fakescript.Reply{Error: "context_too_large"}, fakescript.Reply{Text: "fits now"})
 			sink := &recSink{}
 			if _, err := h.run(t.Context(), user("question-4"), sink); err != nil {
 				t.Fatalf("Run: %v", err)

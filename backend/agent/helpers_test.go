@@ -15,7 +15,7 @@ import (
 	"maestro/backend/chat"
 	"maestro/backend/providers/anthropic"
 	"maestro/backend/providers/anthropic/anthropicfake"
-	"maestro/backend/providers/fake"
+	"maestro/backend/providers/fakescript"
 	"maestro/backend/providers/gemini"
 	"maestro/backend/providers/gemini/geminifake"
 	"maestro/backend/providers/openai"
@@ -44,7 +44,7 @@ var resultShape = map[string]string{
 // providerFake is one provider's in-process fake and the real adapter
 // pointed at it.
 type providerFake struct {
-	script *fake.Script
+	script *fakescript.Script
 	model  chat.Model
 }
 
@@ -109,7 +109,7 @@ func newHarness(t *testing.T, provider string, opts ...agent.Option) *harness {
 	return h
 }
 
-func (h *harness) script(p string) *fake.Script { return h.fakes[p].script }
+func (h *harness) script(p string) *fakescript.Script { return h.fakes[p].script }
 
 // run runs a turn and checks the event contract every test relies on.
 func (h *harness) run(ctx context.Context, in agent.RunInput, sink *recSink) (agent.RunResult, error) {
@@ -184,7 +184,7 @@ func (h *harness) messages() []chat.Message {
 
 // requests returns the provider's recorded requests, failing the test if
 // the fake rejected any.
-func (h *harness) requests(p string) []fake.Recorded {
+func (h *harness) requests(p string) []fakescript.Recorded {
 	h.t.Helper()
 	recs := h.script(p).Requests()
 	for i, r := range recs {
@@ -197,8 +197,8 @@ func (h *harness) requests(p string) []fake.Recorded {
 
 func user(text string) agent.RunInput { return agent.RunInput{Text: text} }
 
-func call(name, args string) fake.ToolCall {
-	return fake.ToolCall{Name: name, Args: json.RawMessage(args)}
+func call(name, args string) fakescript.ToolCall {
+	return fakescript.ToolCall{Name: name, Args: json.RawMessage(args)}
 }
 
 // recSink records events.

@@ -16,7 +16,7 @@ import (
 
 	"maestro/backend/chat"
 	"maestro/backend/providers/anthropic/anthropicfake"
-	"maestro/backend/providers/fake"
+	"maestro/backend/providers/fakescript"
 )
 
 // bearer adds a token the way an oauth2 client does, and records whether
@@ -126,8 +126,8 @@ func TestRoundTrip(t *testing.T) {
 	t.Parallel()
 	f, m, _ := newFake(t, nil)
 	req := withTools(chat.Request{Reasoning: &chat.Reasoning{Effort: "low"}, Messages: []chat.Message{user("Weather in Paris?")}})
-	f.Script.Push(fake.Reply{Thinking: "I should call the tool.", Text: "Checking.", ChunkRunes: 4,
-		ToolCalls: []fake.ToolCall{{Name: "weather__get_forecast", Args: raw(`{"city":"Paris"}`), Fragments: 3}, {Name: "clock__now"}}})
+	f.Script.Push(fakescript.Reply{Thinking: "I should call the tool.", Text: "Checking.", ChunkRunes: 4,
+		ToolCalls: []fakescript.ToolCall{{Name: "weather__get_forecast", Args: raw(`{"city":"Paris"}`), Fragments: 3}, {Name: "clock__now"}}})
 	evs, err := streamAll(t, m, req)
 	if err != nil {
 		t.Fatal(err)
@@ -185,7 +185,7 @@ func TestRoundTripErrors(t *testing.T) {
 	t.Parallel()
 	tests := []struct {
 		name       string
-		reply      fake.Reply
+		reply      fakescript.Reply
 		inStream   bool
 		kind       chat.ProviderKind
 		status     int
@@ -193,14 +193,14 @@ func TestRoundTripErrors(t *testing.T) {
 		resetIn    time.Duration
 		is         error
 	}{
-		{"expired token", fake.Reply{Error: "401"}, false, chat.ProviderKindAuth, 401, 0, 0, chat.ErrAuthRequired},
-		{"rate limit", fake.Reply{Error: "429", RetryAfter: 3}, false, chat.ProviderKindRateLimit, 429, 3 * time.Second, 3 * time.Second, chat.ErrUnavailable},
-		{"usage limit", fake.Reply{Error: "usage_limit"}, false, chat.ProviderKindRateLimit, 429, 5 * time.Hour, 5 * time.Hour, nil},
-		{"overloaded", fake.Reply{Error: "529"}, false, chat.ProviderKindOverloaded, 529, 0, 0, nil},
-		{"context too large", fake.Reply{Error: "context_too_large"}, false, chat.ProviderKindContextTooLarge, 400, 0, 0, chat.ErrInvalid},
-		{"server", fake.Reply{Error: "server"}, false, chat.ProviderKindServer, 500, 0, 0, nil},
-		{"error event", fake.Reply{Error: "stream_error", Text: "partial answer"}, true, chat.ProviderKindOverloaded, 200, 0, 0, nil},
-		{"disconnect", fake.Reply{Text: "a long answer cut short", ChunkRunes: 2, DisconnectAfter: 5}, true, chat.ProviderKindStream, 200, 0, 0, nil},
+		{"expired token", fakescript.Reply{Error: "401"}, false, chat.ProviderKindAuth, 401, 0, 0, chat.ErrAuthRequired},
+		{"rate limit", fakescript.Reply{Error: "429", RetryAfter: 3}, false, chat.ProviderKindRateLimit, 429, 3 * time.Second, 3 * time.Second, chat.ErrUnavailable},
+		{"usage limit", fakescript.Reply{Error: "usage_limit"}, false, chat.ProviderKindRateLimit, 429, 5 * time.Hour, 5 * time.Hour, nil},
+		{"overloaded", fakescript.Reply{Error: "529"}, false, chat.ProviderKindOverloaded, 529, 0, 0, nil},
+		{"context too large", fakescript.Reply{Error: "context_too_large"}, false, chat.ProviderKindContextTooLarge, 400, 0, 0, chat.ErrInvalid},
+		{"server", fakescript.Reply{Error: "server"}, false, chat.ProviderKindServer, 500, 0, 0, nil},
+		{"error event", fakescript.Reply{Error: "stream_error", Text: "partial answer"}, true, chat.ProviderKindOverloaded, 200, 0, 0, nil},
+		{"disconnect", fakescript.Reply{Text: "a long answer cut short", ChunkRunes: 2, DisconnectAfter: 5}, true, chat.ProviderKindStream, 200, 0, 0, nil},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -236,7 +236,7 @@ func TestRoundTripErrors(t *testing.T) {
 func TestStreamStopsEarlyAndClosesBody(t *testing.T) {
 	t.Parallel()
 	f, m, b := newFake(t, nil)
-	f.Script.Push(fake.Reply{Text: strings.Repeat("word ", 200), ChunkRunes: 5, DelayMS: 5})
+	f.Script.Push(fakescript.Reply{Text: strings.Repeat("word ", 200), ChunkRunes: 5, DelayMS: 5})
 	seq, err := m.Stream(t.Context(), chat.Request{Model: "claude-sonnet-4-5", Messages: []chat.Message{user("hi")}})
 	if err != nil {
 		t.Fatal(err)
@@ -258,7 +258,7 @@ func TestStreamStopsEarlyAndClosesBody(t *testing.T) {
 func TestStreamCanceled(t *testing.T) {
 	t.Parallel()
 	f, m, _ := newFake(t, nil)
-	f.Script.Push(fake.Reply{Text: strings.Repeat("slow ", 100), ChunkRunes: 5, DelayMS: 20})
+	f.Script.Push(fakescript.Reply{Text: strings.Repeat("slow ", 100), ChunkRunes: 5, DelayMS: 20})
 	ctx, cancel := context.WithCancel(t.Context())
 	defer cancel()
 	seq, err := m.Stream(ctx, chat.Request{Model: "claude-sonnet-4-5", Messages: []chat.Message{user("hi")}})

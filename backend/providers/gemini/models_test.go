@@ -8,7 +8,7 @@ import (
 	"testing"
 
 	"maestro/backend/chat"
-	"maestro/backend/providers/fake"
+	"maestro/backend/providers/fakescript"
 )
 
 func ids(ms []chat.ModelInfo) []string {
@@ -241,7 +241,7 @@ func TestRenderedStepsAccepted(t *testing.T) {
 		req := base(user("u1", "Play a.mp3"))
 		req.Model = "gemini-2.5-flash"
 		req.Reasoning = &chat.Reasoning{BudgetTokens: 1 << 20}
-		f.Script.Push(fake.Reply{Thinking: "Need the file.", ToolCalls: []fake.ToolCall{{Name: "files__read_file", Args: raw(`{"path":"a.mp3"}`)}}})
+		f.Script.Push(fakescript.Reply{Thinking: "Need the file.", ToolCalls: []fakescript.ToolCall{{Name: "files__read_file", Args: raw(`{"path":"a.mp3"}`)}}})
 		evs, err := run(t.Context(), m, req)
 		if err != nil {
 			t.Fatalf("%s step 1: %v", mode, err)
@@ -251,7 +251,7 @@ func TestRenderedStepsAccepted(t *testing.T) {
 		req.Messages = append(req.Messages, asst, results("t1", chat.ToolResult{CallID: c.ID, Name: c.Name, Successful: true,
 			Attachments: []chat.Attachment{{Type: "audio", MIMEType: "audio/mpeg", Data: "SUQzBA=="}}}),
 			user("u2", "Stop, what time is it?"))
-		f.Script.Push(fake.Reply{Text: "Noon."})
+		f.Script.Push(fakescript.Reply{Text: "Noon."})
 		if _, err := run(t.Context(), m, req); err != nil {
 			t.Fatalf("%s step 2: %v", mode, err)
 		}

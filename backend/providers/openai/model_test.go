@@ -18,7 +18,7 @@ import (
 	"time"
 
 	"maestro/backend/chat"
-	"maestro/backend/providers/fake"
+	"maestro/backend/providers/fakescript"
 	"maestro/backend/providers/openai/openaifake"
 )
 
@@ -211,7 +211,7 @@ func collectReader(r io.Reader) ([]chat.Event, error) {
 func TestStreamBreakClosesBody(t *testing.T) {
 	t.Parallel()
 	f, m, rt := newFake(t)
-	f.Script.Push(fake.Reply{Text: strings.Repeat("long text ", 50), DelayMS: 20})
+	f.Script.Push(fakescript.Reply{Text: strings.Repeat("long text ", 50), DelayMS: 20})
 	seq, err := m.Stream(t.Context(), baseRequest(user("x")))
 	if err != nil {
 		t.Fatal(err)
@@ -227,7 +227,7 @@ func TestStreamBreakClosesBody(t *testing.T) {
 func TestStreamCancel(t *testing.T) {
 	t.Parallel()
 	f, m, _ := newFake(t)
-	f.Script.Push(fake.Reply{Text: strings.Repeat("long text ", 50), DelayMS: 20})
+	f.Script.Push(fakescript.Reply{Text: strings.Repeat("long text ", 50), DelayMS: 20})
 	ctx, cancel := context.WithCancel(t.Context())
 	defer cancel()
 	seq, err := m.Stream(ctx, baseRequest(user("x")))
