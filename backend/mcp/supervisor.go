@@ -68,7 +68,7 @@ func WithSecrets(sec SecretStore) SupervisorOption {
 	return func(s *Supervisor) { s.secrets = sec }
 }
 
-// WithToolSink receives every connector's tool list (the *Registry).
+// WithToolSink receives every connector's tool list (the *tools.Registry).
 func WithToolSink(sink ToolSink) SupervisorOption {
 	return func(s *Supervisor) { s.sink = sink }
 }
