@@ -31,6 +31,7 @@ require (
 	github.com/cyphar/filepath-securejoin v0.6.1 // indirect
 	github.com/danieljoos/wincred v1.2.3 // indirect
 	github.com/emirpasic/gods v1.18.1 // indirect
+	github.com/fzipp/gocyclo v0.6.0 // indirect
 	github.com/go-git/gcfg v1.5.1-0.20230307220236-3a3c6141e376 // indirect
 	github.com/go-git/go-billy/v5 v5.9.0 // indirect
 	github.com/go-git/go-git/v5 v5.19.2 // indirect
@@ -102,3 +103,5 @@ require (
 )
 
 tool github.com/goreleaser/nfpm/v2/cmd/nfpm
+
+tool github.com/fzipp/gocyclo/cmd/gocyclo

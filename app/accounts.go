@@ -27,9 +27,6 @@ type Accounts interface {
 	RemoveAPIKey(ctx context.Context, provider string) error
 }
 
-// accountProviders are the names the Accounts page knows, in the order it shows them.
-var accountProviders = []string{chat.ProviderGemini, chat.ProviderAnthropic, chat.ProviderOpenAI}
-
 // API key bounds. Real keys are 39 (Google) to about 200 (OpenAI project
 // keys) characters; the bounds only catch a wrong paste.
 const (
@@ -73,8 +70,9 @@ func (a *App) Accounts() ([]AccountDTO, error) {
 		}
 		out = append(out, dto)
 	}
+	order := chat.Providers()
 	slices.SortStableFunc(out, func(x, y AccountDTO) int {
-		return slices.Index(accountProviders, x.Provider) - slices.Index(accountProviders, y.Provider)
+		return slices.Index(order, x.Provider) - slices.Index(order, y.Provider)
 	})
 	return out, nil
 }
@@ -383,10 +381,10 @@ func (a *App) keyHint(ctx context.Context, provider string) string {
 }
 
 func validProvider(p string) error {
-	if slices.Contains(accountProviders, p) {
+	if knownProvider(p) {
 		return nil
 	}
-	return chat.E(chat.ErrInvalid, "unknown provider %q: want gemini, anthropic or openai", p)
+	return chat.E(chat.ErrInvalid, "unknown provider %q: want %s", p, strings.Join(chat.Providers(), ", "))
 }
 
 func terminal(s auth.LoginStatus) bool {

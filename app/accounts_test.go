@@ -476,8 +476,9 @@ func TestAPIKeys(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(list) != 2 || list[0].Provider != "gemini" || list[0].KeyHint != googleHint || list[1].Email != "ada@example.com" || list[1].KeyHint != "" {
-		t.Errorf("Accounts = %+v; want Gemini first with hint %s, then ChatGPT's sign-in", list, googleHint)
+	// In chat.Providers order: ChatGPT before Gemini.
+	if len(list) != 2 || list[0].Email != "ada@example.com" || list[0].KeyHint != "" || list[1].Provider != "gemini" || list[1].KeyHint != googleHint {
+		t.Errorf("Accounts = %+v; want ChatGPT's sign-in, then Gemini with hint %s", list, googleHint)
 	}
 	if b, _ := json.Marshal(list); strings.Contains(string(b), storedKey[4:]) {
 		t.Errorf("Accounts sent the stored key to JS: %s", b)

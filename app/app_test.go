@@ -14,7 +14,6 @@ import (
 
 	"maestro/backend/agent"
 	"maestro/backend/chat"
-	"maestro/backend/providers"
 	"maestro/backend/store"
 )
 
@@ -223,7 +222,7 @@ func TestFormatError(t *testing.T) {
 		t.Error("FormatError(nil) should be nil")
 	}
 	// A provider's refusal carries what the UI needs to pick its card.
-	gate := &providers.HTTPError{Provider: chat.ProviderAnthropic, Status: 400, Kind: providers.KindEntitlement,
+	gate := &chat.ProviderError{Provider: chat.ProviderAnthropic, Status: 400, Kind: chat.ProviderKindEntitlement,
 		Code: "third_party_gate", Message: "Third-party apps now draw from your extra usage"}
 	got = formatted(t, fmt.Errorf("agent: step 1: %w", gate))
 	want := ErrorDTO{Kind: chat.KindUnavailable, Message: got.Message, Provider: chat.ProviderAnthropic, Reason: "entitlement",

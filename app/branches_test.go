@@ -6,7 +6,7 @@ import (
 	"testing"
 
 	"maestro/backend/chat"
-	"maestro/backend/providers/fake"
+	"maestro/backend/providers/fakescript"
 )
 
 // chatTexts lists the first text of each message, "" for none.
@@ -39,7 +39,7 @@ func TestEditAndResendBranches(t *testing.T) {
 	t.Parallel()
 	a, log, script := startChatApp(t)
 	s, _ := a.CreateSession("")
-	script.Push(fake.Reply{Text: "Lisbon is lovely in May."}, fake.Reply{Text: "Take the train from Porto."})
+	script.Push(fakescript.Reply{Text: "Lisbon is lovely in May."}, fakescript.Reply{Text: "Take the train from Porto."})
 	first := send(t, a, log, s.ID, "When should I visit Lisbon?")
 
 	res, err := a.EditAndResend(s.ID, first.Message.Seq, "How do I get to Lisbon?")
@@ -98,7 +98,7 @@ func TestEditAndResendValidates(t *testing.T) {
 	t.Parallel()
 	a, log, script := startChatApp(t)
 	s, _ := a.CreateSession("")
-	script.Push(fake.Reply{Text: "Hi."}, fake.Reply{Text: "Hello again."})
+	script.Push(fakescript.Reply{Text: "Hi."}, fakescript.Reply{Text: "Hello again."})
 	first := send(t, a, log, s.ID, "hello")
 	edit, err := a.EditAndResend(s.ID, first.Message.Seq, "hello there")
 	if err != nil {
@@ -106,7 +106,7 @@ func TestEditAndResendValidates(t *testing.T) {
 	}
 	log.wait(t, EventRunFinished, finishedFor(edit.RunID))
 	noModel, _ := a.CreateSession("")
-	script.Push(fake.Reply{Text: "ok"})
+	script.Push(fakescript.Reply{Text: "ok"})
 	other := send(t, a, log, noModel.ID, "hi")
 	if _, err := a.SetSessionModel(noModel.ID, chat.ProviderAnthropic, "claude-sonnet-4-5"); err != nil {
 		t.Fatal(err)
@@ -148,7 +148,7 @@ func TestBranchingRefusedWhileRunning(t *testing.T) {
 	t.Parallel()
 	a, log, script := startChatApp(t)
 	s, _ := a.CreateSession("")
-	script.Push(fake.Reply{Text: "Hi."}, fake.Reply{Text: "Hello again."})
+	script.Push(fakescript.Reply{Text: "Hi."}, fakescript.Reply{Text: "Hello again."})
 	first := send(t, a, log, s.ID, "hello")
 	edit, err := a.EditAndResend(s.ID, first.Message.Seq, "hello there")
 	if err != nil {
@@ -156,7 +156,7 @@ func TestBranchingRefusedWhileRunning(t *testing.T) {
 	}
 	log.wait(t, EventRunFinished, finishedFor(edit.RunID))
 
-	script.Push(fake.Reply{Text: strings.Repeat("slow ", 200), ChunkRunes: 5, DelayMS: 20})
+	script.Push(fakescript.Reply{Text: strings.Repeat("slow ", 200), ChunkRunes: 5, DelayMS: 20})
 	running, err := a.SendMessage(s.ID, "write a lot")
 	if err != nil {
 		t.Fatal(err)

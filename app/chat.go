@@ -3,6 +3,7 @@ package app
 import (
 	"context"
 	"errors"
+	"slices"
 	"sync"
 
 	"maestro/backend/agent"
@@ -34,8 +35,6 @@ type ChatDeps struct {
 	Models agent.Models
 	// Tools is the sessions' live MCP tools; nil means no tools (plain chat).
 	Tools agent.Tools
-	// Reauth forces a token refresh after a 401.
-	Reauth agent.Reauthorizer
 	// Catalog lists the providers, whether they have credentials, and the
 	// models their accounts can use.
 	Catalog ModelCatalog
@@ -110,9 +109,6 @@ func (c *chatState) getAgent() (*agent.Agent, error) {
 			tools = noTools{}
 		}
 		opts := append([]agent.Option{agent.WithLogger(c.app.log)}, c.deps.Options...)
-		if c.deps.Reauth != nil {
-			opts = append(opts, agent.WithReauthorizer(c.deps.Reauth))
-		}
 		c.agent = agent.New(st, c.deps.Models, tools, c, opts...)
 	})
 	return c.agent, nil
@@ -430,13 +426,7 @@ func (a *App) AnswerApproval(requestID, decision string) error {
 	return nil
 }
 
-func knownProvider(p string) bool {
-	switch p {
-	case chat.ProviderGemini, chat.ProviderAnthropic, chat.ProviderOpenAI:
-		return true
-	}
-	return false
-}
+func knownProvider(p string) bool { return slices.Contains(chat.Providers(), p) }
 
 // titleFromFirstMessage names a session still called DefaultTitle after its
 // first message.

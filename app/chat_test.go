@@ -12,7 +12,7 @@ import (
 	"maestro/backend/agent"
 	"maestro/backend/chat"
 	"maestro/backend/providers/catalog"
-	"maestro/backend/providers/fake"
+	"maestro/backend/providers/fakescript"
 	"maestro/backend/providers/gemini"
 	"maestro/backend/providers/gemini/geminifake"
 )
@@ -75,7 +75,7 @@ func (l *eventLog) count(name string) int {
 
 // startChatApp runs the app with the chat wired to a Gemini fake (API-key
 // mode) and returns the app, its event log and the fake's script.
-func startChatApp(t *testing.T) (*App, *eventLog, *fake.Script) {
+func startChatApp(t *testing.T) (*App, *eventLog, *fakescript.Script) {
 	t.Helper()
 	srv := geminifake.New(geminifake.WithAPIKey("test-key"))
 	hs := httptest.NewServer(srv)
@@ -83,7 +83,7 @@ func startChatApp(t *testing.T) (*App, *eventLog, *fake.Script) {
 	log := newEventLog()
 	a := New(Config{Version: "test", DataDir: t.TempDir(), Runtime: Runtime{Emit: log.emit}})
 	EnableChat(a, ChatDeps{
-		Models: agent.ModelsFunc(func(_ context.Context, provider string) (agent.Model, error) {
+		Models: agent.ModelsFunc(func(_ context.Context, provider string) (chat.Model, error) {
 			if provider != chat.ProviderGemini {
 				return nil, chat.E(chat.ErrAuthRequired, "sign in to %s in Accounts", provider)
 			}
@@ -115,7 +115,7 @@ func TestChatTurnStreamsAndPersists(t *testing.T) {
 	if _, err := a.SetSessionModel(s.ID, chat.ProviderGemini, "gemini-2.5-pro"); err != nil {
 		t.Fatal(err)
 	}
-	script.Push(fake.Reply{Text: "Hello from the fake Gemini, streamed in small pieces.", ChunkRunes: 4})
+	script.Push(fakescript.Reply{Text: "Hello from the fake Gemini, streamed in small pieces.", ChunkRunes: 4})
 	res, err := a.SendMessage(s.ID, "Say hello")
 	if err != nil {
 		t.Fatal(err)
@@ -179,7 +179,7 @@ func TestChatStopAndConflict(t *testing.T) {
 	a, log, script := startChatApp(t)
 	s, _ := a.CreateSession("")
 	_, _ = a.SetSessionModel(s.ID, chat.ProviderGemini, "gemini-2.5-pro")
-	script.Push(fake.Reply{Text: strings.Repeat("slow ", 200), ChunkRunes: 5, DelayMS: 20})
+	script.Push(fakescript.Reply{Text: strings.Repeat("slow ", 200), ChunkRunes: 5, DelayMS: 20})
 	res, err := a.SendMessage(s.ID, "Write a lot")
 	if err != nil {
 		t.Fatal(err)
@@ -256,7 +256,7 @@ func TestNewChatPicksAnAvailableProvider(t *testing.T) {
 	t.Parallel()
 	a, log, script := startChatApp(t)
 	s, _ := a.CreateSession("")
-	script.Push(fake.Reply{Text: "ok"})
+	script.Push(fakescript.Reply{Text: "ok"})
 	res, err := a.SendMessage(s.ID, "hello")
 	if err != nil {
 		t.Fatal(err)
@@ -278,7 +278,7 @@ func TestDeleteSessionStopsItsReply(t *testing.T) {
 	a, log, script := startChatApp(t)
 	s, _ := a.CreateSession("")
 	_, _ = a.SetSessionModel(s.ID, chat.ProviderGemini, "gemini-2.5-pro")
-	script.Push(fake.Reply{Text: strings.Repeat("slow ", 200), ChunkRunes: 5, DelayMS: 20})
+	script.Push(fakescript.Reply{Text: strings.Repeat("slow ", 200), ChunkRunes: 5, DelayMS: 20})
 	res, err := a.SendMessage(s.ID, "Write a lot")
 	if err != nil {
 		t.Fatal(err)

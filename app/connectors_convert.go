@@ -22,82 +22,22 @@ import (
 // Keep.
 func connectorFromInput(in ConnectorInputDTO, old *mcp.Connector) (mcp.Connector, error) {
 	var c mcp.Connector
+	var oldEnv, oldHeaders map[string]string
 	if old != nil {
 		c = old.Clone()
 		c.Command, c.Args, c.Env, c.Dir, c.URL, c.Headers, c.OAuth = "", nil, nil, "", "", nil, nil
 		// ArgSecrets stay, for the ${secret:N} references the form kept.
-	}
-	var problems []string
-	c.Name = strings.Join(strings.Fields(in.Name), " ")
-	c.TrustReadOnlyHints = in.TrustReadOnlyHints
-	if in.NewChats != nil {
-		c.NewChats = *in.NewChats
-	}
-	switch {
-	case c.Name == "":
-		problems = append(problems, "a name is required")
-	case len([]rune(c.Name)) > maxConnectorName:
-		problems = append(problems, fmt.Sprintf("the name is longer than %d characters", maxConnectorName))
-	}
-	kind := mcp.TransportKind(strings.ToLower(strings.TrimSpace(in.Transport)))
-	var oldEnv, oldHeaders map[string]string
-	if old != nil {
 		oldEnv, oldHeaders = old.Env, old.Headers
 	}
+	problems := formCommon(in, &c)
+	kind := mcp.TransportKind(strings.ToLower(strings.TrimSpace(in.Transport)))
 	switch kind {
 	case mcp.TransportStdio:
 		c.Transport = kind
-		c.Command = strings.TrimSpace(in.Command)
-		if c.Command == "" {
-			problems = append(problems, "a command is required")
-		}
-		for _, arg := range in.Args {
-			if strings.ContainsRune(arg, 0) {
-				problems = append(problems, "an argument contains a NUL character")
-				break
-			}
-		}
-		if len(in.Args) > 0 {
-			c.Args = slices.Clone(in.Args)
-		}
-		c.ArgsChecked = true // the form offered the choice
-		if _, err := c.HideArgSecrets(in.SecretArgs); err != nil {
-			problems = append(problems, err.Error())
-		}
-		c.Dir = strings.TrimSpace(in.Cwd)
-		if c.Dir != "" && !filepath.IsAbs(c.Dir) {
-			problems = append(problems, fmt.Sprintf("the working directory %q is not an absolute path", c.Dir))
-		}
-		env, errs := keyValues("environment variable", in.Env, oldEnv, validEnvName)
-		c.Env, problems = env, append(problems, errs...)
-		if len(in.Headers) > 0 || strings.TrimSpace(in.URL) != "" || in.OAuth != nil {
-			problems = append(problems, "url, headers and OAuth are for HTTP and SSE connectors")
-		}
+		problems = append(problems, formStdio(in, &c, oldEnv)...)
 	case mcp.TransportHTTP, mcp.TransportSSE:
 		c.Transport = kind
-		c.ArgSecrets = nil
-		c.URL = strings.TrimSpace(in.URL)
-		headers, errs := keyValues("header", in.Headers, oldHeaders, validHeaderName)
-		c.Headers, problems = headers, append(problems, errs...)
-		if in.OAuth != nil {
-			if kind == mcp.TransportSSE {
-				problems = append(problems, "OAuth sign-in is for streamable HTTP connectors")
-			}
-			o := &mcp.OAuthConfig{ClientID: strings.TrimSpace(in.OAuth.ClientID), Scopes: strings.Fields(strings.Join(in.OAuth.Scopes, " "))}
-			if old != nil && old.OAuth != nil {
-				o.ClientMetadataURL, o.GrantType, o.AuthServerMetadataURL = old.OAuth.ClientMetadataURL, old.OAuth.GrantType, old.OAuth.AuthServerMetadataURL
-				if in.OAuth.KeepClientSecret {
-					o.ClientSecret = old.OAuth.ClientSecret
-				}
-			}
-			if s := strings.TrimSpace(in.OAuth.ClientSecret); s != "" {
-				o.ClientSecret = s
-			}
-			c.OAuth = o
-		}
-		if strings.TrimSpace(in.Command) != "" || len(in.Args) > 0 || len(in.SecretArgs) > 0 || len(in.Env) > 0 || strings.TrimSpace(in.Cwd) != "" {
-			problems = append(problems, "command, arguments, environment and working directory are for stdio connectors")
-		}
+		problems = append(problems, formRemote(in, &c, old, oldHeaders)...)
 	case "":
 		problems = append(problems, "choose a transport: stdio, http or sse")
 	default:
@@ -110,6 +50,89 @@ func connectorFromInput(in ConnectorInputDTO, old *mcp.Connector) (mcp.Connector
 		return mcp.Connector{}, err
 	}
 	return c, nil
+}
+
+// formCommon reads what every transport's form has: the name and the
+// connector's choices.
+func formCommon(in ConnectorInputDTO, c *mcp.Connector) []string {
+	c.Name = strings.Join(strings.Fields(in.Name), " ")
+	c.TrustReadOnlyHints = in.TrustReadOnlyHints
+	if in.NewChats != nil {
+		c.NewChats = *in.NewChats
+	}
+	switch {
+	case c.Name == "":
+		return []string{"a name is required"}
+	case len([]rune(c.Name)) > maxConnectorName:
+		return []string{fmt.Sprintf("the name is longer than %d characters", maxConnectorName)}
+	}
+	return nil
+}
+
+// formStdio reads a stdio connector's form: command, arguments (with the
+// ones to keep in the keychain), folder and environment.
+func formStdio(in ConnectorInputDTO, c *mcp.Connector, oldEnv map[string]string) []string {
+	var problems []string
+	c.Command = strings.TrimSpace(in.Command)
+	if c.Command == "" {
+		problems = append(problems, "a command is required")
+	}
+	if slices.ContainsFunc(in.Args, func(arg string) bool { return strings.ContainsRune(arg, 0) }) {
+		problems = append(problems, "an argument contains a NUL character")
+	}
+	if len(in.Args) > 0 {
+		c.Args = slices.Clone(in.Args)
+	}
+	c.ArgsChecked = true // the form offered the choice
+	if _, err := c.HideArgSecrets(in.SecretArgs); err != nil {
+		problems = append(problems, err.Error())
+	}
+	c.Dir = strings.TrimSpace(in.Cwd)
+	if c.Dir != "" && !filepath.IsAbs(c.Dir) {
+		problems = append(problems, fmt.Sprintf("the working directory %q is not an absolute path", c.Dir))
+	}
+	env, errs := keyValues("environment variable", in.Env, oldEnv, validEnvName)
+	c.Env, problems = env, append(problems, errs...)
+	if len(in.Headers) > 0 || strings.TrimSpace(in.URL) != "" || in.OAuth != nil {
+		problems = append(problems, "url, headers and OAuth are for HTTP and SSE connectors")
+	}
+	return problems
+}
+
+// formRemote reads an HTTP or SSE connector's form: URL, headers and
+// OAuth settings.
+func formRemote(in ConnectorInputDTO, c *mcp.Connector, old *mcp.Connector, oldHeaders map[string]string) []string {
+	var problems []string
+	c.ArgSecrets = nil
+	c.URL = strings.TrimSpace(in.URL)
+	headers, errs := keyValues("header", in.Headers, oldHeaders, validHeaderName)
+	c.Headers, problems = headers, append(problems, errs...)
+	if in.OAuth != nil {
+		if c.Transport == mcp.TransportSSE {
+			problems = append(problems, "OAuth sign-in is for streamable HTTP connectors")
+		}
+		c.OAuth = formOAuth(*in.OAuth, old)
+	}
+	if strings.TrimSpace(in.Command) != "" || len(in.Args) > 0 || len(in.SecretArgs) > 0 || len(in.Env) > 0 || strings.TrimSpace(in.Cwd) != "" {
+		problems = append(problems, "command, arguments, environment and working directory are for stdio connectors")
+	}
+	return problems
+}
+
+// formOAuth reads the OAuth settings of a form; what the form does not show
+// (and the client secret, when kept) comes from old.
+func formOAuth(in OAuthInputDTO, old *mcp.Connector) *mcp.OAuthConfig {
+	o := &mcp.OAuthConfig{ClientID: strings.TrimSpace(in.ClientID), Scopes: strings.Fields(strings.Join(in.Scopes, " "))}
+	if old != nil && old.OAuth != nil {
+		o.ClientMetadataURL, o.GrantType, o.AuthServerMetadataURL = old.OAuth.ClientMetadataURL, old.OAuth.GrantType, old.OAuth.AuthServerMetadataURL
+		if in.KeepClientSecret {
+			o.ClientSecret = old.OAuth.ClientSecret
+		}
+	}
+	if s := strings.TrimSpace(in.ClientSecret); s != "" {
+		o.ClientSecret = s
+	}
+	return o
 }
 
 // keyValues turns form rows into a map. A row with Keep takes the value

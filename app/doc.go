@@ -31,7 +31,7 @@
 // report synchronously from inside a call.
 //
 // MCP connectors (connectors.go, tools.go): EnableConnectors makes startup
-// build the mcp.Registry and mcp.Supervisor on the opened store and load
+// build the tools.Registry and mcp.Supervisor on the opened store and load
 // and start the connectors on a goroutine tracked in the WaitGroup, so no
 // server delays the window; bound connector methods wait for that load.
 // Shutdown closes the supervisor (stopping every server) after the work

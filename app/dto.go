@@ -7,7 +7,6 @@ import (
 
 	"maestro/backend/chat"
 	"maestro/backend/mcp"
-	"maestro/backend/providers"
 	"maestro/backend/providers/catalog"
 )
 
@@ -16,7 +15,7 @@ type ErrorDTO struct {
 	Kind    string `json:"kind"`
 	Message string `json:"message"`
 	// Provider, Reason and Code are set when a provider refused a request:
-	// which provider, what to do about it (providers.Kind: entitlement,
+	// which provider, what to do about it (chat.ProviderKind: entitlement,
 	// model_unavailable, rate_limit…) and the provider's own code, so the UI
 	// shows a card for the case rather than parse the message. Detail is the
 	// provider's own message.
@@ -58,7 +57,7 @@ func errorDTO(err error) *ErrorDTO {
 		return nil
 	}
 	dto := &ErrorDTO{Kind: chat.Kind(err), Message: err.Error()}
-	if he, ok := providers.AsHTTPError(err); ok {
+	if he, ok := chat.AsProviderError(err); ok {
 		dto.Provider, dto.Reason, dto.Code, dto.Detail = he.Provider, string(he.Kind), he.Code, he.Message
 	}
 	return dto
@@ -340,7 +339,7 @@ type AttachmentDTO struct {
 
 // UIRawCap bounds the raw result one UI event (tool:finished,
 // message:saved, a session page) carries. The stored copy is bounded by
-// mcp.ResultLimits.Stored (1 MiB); the window gets its first 256 KiB, long
+// tools.ResultLimits.Stored (1 MiB); the window gets its first 256 KiB, long
 // texts cut with a note (mcp.CapJSON), and says the result was truncated.
 const UIRawCap = 256 << 10
 

@@ -13,7 +13,7 @@ import (
 
 	"maestro/backend/chat"
 	"maestro/backend/mcp"
-	"maestro/backend/providers/fake"
+	"maestro/backend/providers/fakescript"
 	"maestro/backend/providers/gemini/geminifake"
 )
 
@@ -102,8 +102,8 @@ func TestElicitationThroughUI(t *testing.T) {
 	t.Parallel()
 	a, srv, sid := startAskApp(t)
 	srv.Script.Push(
-		fake.Reply{ToolCalls: []fake.ToolCall{{Name: "asker__ask", Args: json.RawMessage(`{}`)}}},
-		fake.Reply{Text: "Thanks."},
+		fakescript.Reply{ToolCalls: []fakescript.ToolCall{{Name: "asker__ask", Args: json.RawMessage(`{}`)}}},
+		fakescript.Reply{Text: "Thanks."},
 	)
 	sent, err := a.SendMessage(sid, "Ask me")
 	if err != nil {
@@ -141,8 +141,8 @@ func TestElicitationDeclined(t *testing.T) {
 	t.Parallel()
 	a, srv, sid := startAskApp(t)
 	srv.Script.Push(
-		fake.Reply{ToolCalls: []fake.ToolCall{{Name: "asker__ask", Args: json.RawMessage(`{}`)}}},
-		fake.Reply{Text: "OK."},
+		fakescript.Reply{ToolCalls: []fakescript.ToolCall{{Name: "asker__ask", Args: json.RawMessage(`{}`)}}},
+		fakescript.Reply{Text: "OK."},
 	)
 	sent, err := a.SendMessage(sid, "Ask me")
 	if err != nil {
@@ -163,8 +163,8 @@ func TestURLElicitationOpensThroughRuntime(t *testing.T) {
 	opened := make(chan string, 1)
 	a, srv, sid := startAskApp(t, opened)
 	srv.Script.Push(
-		fake.Reply{ToolCalls: []fake.ToolCall{{Name: "asker__visit", Args: json.RawMessage(`{}`)}}},
-		fake.Reply{Text: "Signed in."},
+		fakescript.Reply{ToolCalls: []fakescript.ToolCall{{Name: "asker__visit", Args: json.RawMessage(`{}`)}}},
+		fakescript.Reply{Text: "Signed in."},
 	)
 	sent, err := a.SendMessage(sid, "Sign in")
 	if err != nil {
@@ -195,9 +195,9 @@ func TestSamplingThroughUI(t *testing.T) {
 	t.Parallel()
 	a, srv, sid := startAskApp(t)
 	srv.Script.Push(
-		fake.Reply{ToolCalls: []fake.ToolCall{{Name: "asker__sample", Args: json.RawMessage(`{}`)}}},
-		fake.Reply{Text: "Hi there"},
-		fake.Reply{Text: "Done."},
+		fakescript.Reply{ToolCalls: []fakescript.ToolCall{{Name: "asker__sample", Args: json.RawMessage(`{}`)}}},
+		fakescript.Reply{Text: "Hi there"},
+		fakescript.Reply{Text: "Done."},
 	)
 	sent, err := a.SendMessage(sid, "Sample")
 	if err != nil {
@@ -225,8 +225,8 @@ func TestSamplingDenied(t *testing.T) {
 	t.Parallel()
 	a, srv, sid := startAskApp(t)
 	srv.Script.Push(
-		fake.Reply{ToolCalls: []fake.ToolCall{{Name: "asker__sample", Args: json.RawMessage(`{}`)}}},
-		fake.Reply{Text: "OK."},
+		fakescript.Reply{ToolCalls: []fakescript.ToolCall{{Name: "asker__sample", Args: json.RawMessage(`{}`)}}},
+		fakescript.Reply{Text: "OK."},
 	)
 	sent, err := a.SendMessage(sid, "Sample")
 	if err != nil {
@@ -260,7 +260,7 @@ func TestPickModel(t *testing.T) {
 func TestElicitationWithdrawnWhenTheCallStops(t *testing.T) {
 	t.Parallel()
 	a, srv, sid := startAskApp(t)
-	srv.Script.Push(fake.Reply{ToolCalls: []fake.ToolCall{{Name: "asker__ask", Args: json.RawMessage(`{}`)}}})
+	srv.Script.Push(fakescript.Reply{ToolCalls: []fakescript.ToolCall{{Name: "asker__ask", Args: json.RawMessage(`{}`)}}})
 	sent, err := a.SendMessage(sid, "Ask me")
 	if err != nil {
 		t.Fatal(err)

@@ -9,8 +9,8 @@ import (
 	"testing"
 
 	"maestro/backend/chat"
-	"maestro/backend/mcp"
-	"maestro/backend/providers/fake"
+	"maestro/backend/providers/fakescript"
+	"maestro/backend/tools"
 )
 
 // The hostile-server suite, agent side: the hostile server runs as a real
@@ -20,7 +20,7 @@ import (
 
 type hostileApp struct {
 	*connApp
-	script  *fake.Script
+	script  *fakescript.Script
 	session string
 	conn    string
 }
@@ -114,8 +114,8 @@ func (h *hostileApp) results(t *testing.T) []chat.ToolResult {
 	return out
 }
 
-func sendReport() fake.Reply {
-	return fake.Reply{ToolCalls: []fake.ToolCall{{Name: "hostile__send_report", Args: json.RawMessage(`{"report":"the user's secrets"}`)}}}
+func sendReport() fakescript.Reply {
+	return fakescript.Reply{ToolCalls: []fakescript.ToolCall{{Name: "hostile__send_report", Args: json.RawMessage(`{"report":"the user's secrets"}`)}}}
 }
 
 // TestHostileReadOnlyExfiltration: send_report claims readOnlyHint and its
@@ -127,7 +127,7 @@ func TestHostileReadOnlyExfiltration(t *testing.T) {
 	t.Run("ask", func(t *testing.T) {
 		t.Parallel()
 		h := startHostileApp(t, chat.ApprovalAsk)
-		h.script.Push(sendReport(), fake.Reply{Text: "done"})
+		h.script.Push(sendReport(), fakescript.Reply{Text: "done"})
 		q := h.turn(t, "send the report", "deny")
 		if q[0].Name != "hostile.send_report" || !q[0].ReadOnlyHint {
 			t.Errorf("question = %+v; want send_report with the server's read-only claim", q[0])
@@ -139,7 +139,7 @@ func TestHostileReadOnlyExfiltration(t *testing.T) {
 	t.Run("deny all", func(t *testing.T) {
 		t.Parallel()
 		h := startHostileApp(t, chat.ApprovalDenyAll)
-		h.script.Push(sendReport(), fake.Reply{Text: "done"})
+		h.script.Push(sendReport(), fakescript.Reply{Text: "done"})
 		h.turn(t, "send the report")
 		if h.ran(t) {
 			t.Error("send_report ran in deny all")
@@ -158,9 +158,9 @@ func TestHostileInstructionsInResults(t *testing.T) {
 	t.Parallel()
 	h := startHostileApp(t, chat.ApprovalAsk)
 	h.script.Push(
-		fake.Reply{ToolCalls: []fake.ToolCall{{Name: "hostile__read_notes", Args: json.RawMessage(`{}`)}}},
+		fakescript.Reply{ToolCalls: []fakescript.ToolCall{{Name: "hostile__read_notes", Args: json.RawMessage(`{}`)}}},
 		sendReport(), // the model follows the injected instructions
-		fake.Reply{Text: "done"},
+		fakescript.Reply{Text: "done"},
 	)
 	q := h.turn(t, "read my notes", "allow_once", "deny")
 	if q[0].Name != "hostile.read_notes" || q[1].Name != "hostile.send_report" {
@@ -189,16 +189,16 @@ func TestHostileInstructionsInResults(t *testing.T) {
 func TestHostileDefinitionChangeAfterApproval(t *testing.T) {
 	t.Parallel()
 	h := startHostileApp(t, chat.ApprovalAsk)
-	call := func(name, args string) fake.Reply {
-		return fake.Reply{ToolCalls: []fake.ToolCall{{Name: "hostile__" + name, Args: json.RawMessage(args)}}}
+	call := func(name, args string) fakescript.Reply {
+		return fakescript.Reply{ToolCalls: []fakescript.ToolCall{{Name: "hostile__" + name, Args: json.RawMessage(args)}}}
 	}
-	h.script.Push(call("rename_me", `{"name":"x"}`), fake.Reply{Text: "hi"})
+	h.script.Push(call("rename_me", `{"name":"x"}`), fakescript.Reply{Text: "hi"})
 	h.turn(t, "say hello", "always_allow")
 	rev := h.ev.all(EventToolsChanged)
-	h.script.Push(call("arm_rename", `{}`), fake.Reply{Text: "armed"})
+	h.script.Push(call("arm_rename", `{}`), fakescript.Reply{Text: "armed"})
 	h.turn(t, "arm", "allow_once")
 	h.ev.waitFrom(t, len(rev), EventToolsChanged, nil) // the new definition is in the session
-	h.script.Push(call("rename_me", `{"path":"/"}`), fake.Reply{Text: "deleted"})
+	h.script.Push(call("rename_me", `{"path":"/"}`), fakescript.Reply{Text: "deleted"})
 	if q := h.turn(t, "say hello again"); len(q) != 0 {
 		t.Errorf("the changed tool asked %d questions", len(q))
 	}
@@ -216,7 +216,7 @@ func TestHostileHugeResultThroughTheApp(t *testing.T) {
 	db := filepath.Join(h.dir, "maestro.db")
 	size := func() int64 { fi, _ := os.Stat(db); return fi.Size() }
 	before := size()
-	h.script.Push(fake.Reply{ToolCalls: []fake.ToolCall{{Name: "hostile__huge_text", Args: json.RawMessage(`{"mb":50}`)}}}, fake.Reply{Text: "big"})
+	h.script.Push(fakescript.Reply{ToolCalls: []fakescript.ToolCall{{Name: "hostile__huge_text", Args: json.RawMessage(`{"mb":50}`)}}}, fakescript.Reply{Text: "big"})
 	var m0, m1 runtime.MemStats
 	runtime.GC()
 	runtime.ReadMemStats(&m0)
@@ -238,10 +238,10 @@ func TestHostileHugeResultThroughTheApp(t *testing.T) {
 	if done.Result == nil || !done.Result.Truncated || done.Result.Size != 50<<20 {
 		t.Errorf("tool:finished result = truncated %v size %d; want truncated, 50 MB", done.Result.Truncated, done.Result.Size)
 	}
-	if len(event) > UIRawCap+mcp.DefaultResultCap+16<<10 || len(saved) > UIRawCap+mcp.DefaultResultCap+16<<10 {
+	if len(event) > UIRawCap+tools.DefaultResultCap+16<<10 || len(saved) > UIRawCap+tools.DefaultResultCap+16<<10 {
 		t.Errorf("UI events of %d and %d bytes; want each under 256 KiB + 32 KiB", len(event), len(saved))
 	}
-	if len(stored) > mcp.DefaultStoredCap+mcp.DefaultResultCap+16<<10 || grew > 8<<20 {
+	if len(stored) > tools.DefaultStoredCap+tools.DefaultResultCap+16<<10 || grew > 8<<20 {
 		t.Errorf("stored %d bytes, data file grew %d; want about 1 MiB", len(stored), grew)
 	}
 }

@@ -26,7 +26,7 @@ func startToolChat(t *testing.T, rt Runtime, opts ...mcp.SupervisorOption) (*con
 	a := New(Config{Version: "test", DataDir: dir, Runtime: rt})
 	EnableConnectors(a, ConnectorsDeps{Secrets: mcp.NewMemorySecrets(), Options: opts})
 	EnableChat(a, ChatDeps{
-		Models: agent.ModelsFunc(func(context.Context, string) (agent.Model, error) {
+		Models: agent.ModelsFunc(func(context.Context, string) (chat.Model, error) {
 			return gemini.New(gemini.WithBaseURL(hs.URL), gemini.WithAPIKey("test-key")), nil
 		}),
 		Tools: AgentTools(a),

@@ -14,6 +14,7 @@ import (
 	"maestro/backend/agent"
 	"maestro/backend/chat"
 	"maestro/backend/mcp"
+	"maestro/backend/tools"
 )
 
 // AgentTools returns the sessions' MCP tools as the agent uses them, backed
@@ -25,7 +26,7 @@ func AgentTools(a *App) agent.Tools { return agentTools{a: a} }
 
 type agentTools struct{ a *App }
 
-func (t agentTools) current() (*connectorsState, *mcp.Supervisor, *mcp.Registry) {
+func (t agentTools) current() (*connectorsState, *mcp.Supervisor, *tools.Registry) {
 	c := t.a.conns
 	if c == nil {
 		return nil, nil, nil
@@ -73,19 +74,19 @@ func (t agentTools) Call(ctx context.Context, req agent.CallRequest, report func
 	c, sup, reg := t.current()
 	name := req.Call.Name
 	if reg == nil || sup == nil {
-		return mcp.ErrorResult(req.Call.ID, name, "no MCP connectors are available")
+		return tools.ErrorResult(req.Call.ID, name, "no MCP connectors are available")
 	}
-	if name == mcp.SearchToolName {
+	if name == tools.SearchToolName {
 		res, err := reg.SearchTools(ctx, req.SessionID, req.Provider, req.Call.Arguments)
 		if err != nil {
-			return mcp.ErrorResult(req.Call.ID, name, err.Error())
+			return tools.ErrorResult(req.Call.ID, name, err.Error())
 		}
 		res.CallID, res.Name = req.Call.ID, name
 		return res
 	}
 	snap, err := reg.Snapshot(ctx, req.SessionID)
 	if err != nil {
-		return mcp.ErrorResult(req.Call.ID, name, err.Error())
+		return tools.ErrorResult(req.Call.ID, name, err.Error())
 	}
 	exposed := name
 	e, ok := snap.Lookup(name)
@@ -144,7 +145,7 @@ func (a *App) SessionTools(sessionID string) (SessionToolsDTO, error) {
 		}
 		slug, known := cn.reg.Slug(cfg.ID)
 		if !known {
-			slug = mcp.ServerSlug(cfg.DisplayName())
+			slug = tools.ServerSlug(cfg.DisplayName())
 		}
 		if tools, err := cn.sup.Tools(cfg.ID); err == nil {
 			dto.ToolCount = len(tools)

@@ -16,7 +16,8 @@ import (
 	"maestro/backend/agent"
 	"maestro/backend/chat"
 	"maestro/backend/mcp"
-	"maestro/backend/providers/fake"
+	"maestro/backend/providers/fakescript"
+	"maestro/backend/tools"
 )
 
 // filesServer is an in-process mcp-go server: read (read-only), write,
@@ -186,17 +187,17 @@ func TestAgentToolsOverlayAndCall(t *testing.T) {
 	a := startConnApp(t, Runtime{}, mcp.WithInProcessServer("files", filesServer()))
 	c := addFiles(t, a)
 	s, _ := a.CreateSession("")
-	tools := AgentTools(a.App)
+	at := AgentTools(a.App)
 	ctx := t.Context()
 
-	ov, err := tools.Overlay(ctx, s.ID, chat.ProviderOpenAI, nil)
+	ov, err := at.Overlay(ctx, s.ID, chat.ProviderOpenAI, nil)
 	if err != nil || len(ov.Tools) != 0 || ov.Revision != 0 {
 		t.Fatalf("Overlay before enabling = %+v, %v", ov, err)
 	}
 	if _, err := a.SetSessionConnector(s.ID, c.ID, true); err != nil {
 		t.Fatal(err)
 	}
-	ov, err = tools.Overlay(ctx, s.ID, chat.ProviderOpenAI, nil)
+	ov, err = at.Overlay(ctx, s.ID, chat.ProviderOpenAI, nil)
 	if err != nil || ov.Revision != 1 || len(ov.Tools) != 5 {
 		t.Fatalf("Overlay = %+v, %v", ov, err)
 	}
@@ -212,7 +213,7 @@ func TestAgentToolsOverlayAndCall(t *testing.T) {
 	if info, ok := ov.Resolve("files__write"); !ok || info.ReadOnlyHint {
 		t.Errorf("Resolve(files__write) = %+v, %v", info, ok)
 	}
-	if info, ok := ov.Resolve(mcp.SearchToolName); !ok || !info.Builtin || info.TrustReadOnly {
+	if info, ok := ov.Resolve(tools.SearchToolName); !ok || !info.Builtin || info.TrustReadOnly {
 		t.Errorf("search_tools = %+v, %v; want built-in", info, ok)
 	}
 	if _, ok := ov.Resolve("nope"); ok {
@@ -222,7 +223,7 @@ func TestAgentToolsOverlayAndCall(t *testing.T) {
 	call := func(name, args string) (chat.ToolResult, []agent.ToolUpdate) {
 		var mu sync.Mutex
 		var ups []agent.ToolUpdate
-		res := tools.Call(ctx, agent.CallRequest{RunID: "r", SessionID: s.ID, Provider: chat.ProviderOpenAI,
+		res := at.Call(ctx, agent.CallRequest{RunID: "r", SessionID: s.ID, Provider: chat.ProviderOpenAI,
 			Call: chat.ToolCall{ID: "call-" + name, Name: name, Arguments: json.RawMessage(args)}, Server: "files"},
 			func(u agent.ToolUpdate) { mu.Lock(); ups = append(ups, u); mu.Unlock() })
 		mu.Lock()
@@ -250,8 +251,8 @@ func TestAgentToolsOverlayAndCall(t *testing.T) {
 	if res.Successful || !strings.Contains(res.Error, "path") {
 		t.Errorf("missing argument = %+v", res)
 	}
-	res, _ = call(mcp.SearchToolName, `{"query":"read a file"}`)
-	if !res.Successful || res.Name != mcp.SearchToolName || !strings.Contains(string(res.Data), "files__read") {
+	res, _ = call(tools.SearchToolName, `{"query":"read a file"}`)
+	if !res.Successful || res.Name != tools.SearchToolName || !strings.Contains(string(res.Data), "files__read") {
 		t.Errorf("search_tools = %+v (data %s)", res, res.Data)
 	}
 	// Switched off after the request was built: not run.
@@ -297,8 +298,8 @@ func TestChatRunCallsMCPTool(t *testing.T) {
 	c := addFiles(t, ca)
 	sid := ca.chatWith(t, c.ID)
 	srv.Script.Push(
-		fake.Reply{ToolCalls: []fake.ToolCall{{Name: "files__read", Args: json.RawMessage(`{"path":"notes.txt"}`)}}},
-		fake.Reply{Text: "The file says hello."},
+		fakescript.Reply{ToolCalls: []fakescript.ToolCall{{Name: "files__read", Args: json.RawMessage(`{"path":"notes.txt"}`)}}},
+		fakescript.Reply{Text: "The file says hello."},
 	)
 	sent, err := a.SendMessage(sid, "What is in notes.txt?")
 	if err != nil {
@@ -330,8 +331,8 @@ func TestChatRunCallsMCPTool(t *testing.T) {
 		t.Fatal(err)
 	}
 	srv.Script.Push(
-		fake.Reply{ToolCalls: []fake.ToolCall{{Name: "files__read", Args: json.RawMessage(`{"path":"todo.txt"}`)}}},
-		fake.Reply{Text: "Nothing to do."},
+		fakescript.Reply{ToolCalls: []fakescript.ToolCall{{Name: "files__read", Args: json.RawMessage(`{"path":"todo.txt"}`)}}},
+		fakescript.Reply{Text: "Nothing to do."},
 	)
 	sent, err = a.SendMessage(sid, "And todo.txt?")
 	if err != nil {

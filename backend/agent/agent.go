@@ -6,7 +6,6 @@ import (
 	"time"
 
 	"maestro/backend/chat"
-	"maestro/backend/providers"
 )
 
 // Defaults.
@@ -35,10 +34,9 @@ type Agent struct {
 	tools    Tools
 	approver Approver
 
-	reauth          Reauthorizer
 	maxSteps        int
 	parallel        int
-	retry           providers.RetryPolicy
+	retry           RetryPolicy
 	clock           Clock
 	checkpointEvery time.Duration
 	log             *slog.Logger
@@ -54,11 +52,8 @@ func WithMaxSteps(n int) Option { return func(a *Agent) { a.maxSteps = n } }
 // (default 4).
 func WithParallelTools(n int) Option { return func(a *Agent) { a.parallel = n } }
 
-// WithRetry sets the retry policy (default providers.DefaultRetry).
-func WithRetry(p providers.RetryPolicy) Option { return func(a *Agent) { a.retry = p } }
-
-// WithReauthorizer enables "refresh once, then retry" after a 401.
-func WithReauthorizer(r Reauthorizer) Option { return func(a *Agent) { a.reauth = r } }
+// WithRetry sets the retry policy (default DefaultRetry).
+func WithRetry(p RetryPolicy) Option { return func(a *Agent) { a.retry = p } }
 
 // WithClock replaces the real clock (tests).
 func WithClock(c Clock) Option { return func(a *Agent) { a.clock = c } }
@@ -77,7 +72,7 @@ func New(st Store, models Models, tools Tools, approver Approver, opts ...Option
 		store: st, models: models, tools: tools, approver: approver,
 		maxSteps:        DefaultMaxSteps,
 		parallel:        DefaultParallelTools,
-		retry:           providers.DefaultRetry,
+		retry:           DefaultRetry,
 		clock:           realClock{},
 		checkpointEvery: DefaultCheckpointEvery,
 		log:             slog.New(slog.DiscardHandler),

@@ -24,7 +24,7 @@ import (
 // The schema check is deliberately small: the top level and one level
 // below it, for the keywords a model gets wrong — type, required, enum,
 // properties and additionalProperties: false. The schema is the one
-// declared to this provider, after normalisation (backend/mcp schema.go),
+// declared to this provider, after normalisation (backend/tools schema.go),
 // which removes "null" from type lists: so a null value is never reported,
 // since the check cannot tell whether the server allows it. For Gemini it
 // also narrows a list of types to the first; a value of another listed

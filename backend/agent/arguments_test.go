@@ -8,7 +8,7 @@ import (
 
 	"maestro/backend/agent"
 	"maestro/backend/chat"
-	"maestro/backend/providers/fake"
+	"maestro/backend/providers/fakescript"
 )
 
 const addSchema = `{"type":"object","properties":{"a":{"type":"integer","description":"first addend"},` +
@@ -49,9 +49,9 @@ func TestBrokenArgumentsAreAnswered(t *testing.T) {
 				h.setSession(func(s *chat.Session) { s.Approval = chat.ApprovalAsk })
 				h.approver.decide["srv.add"] = agent.AllowOnce
 				h.script(p).Push(
-					fake.Reply{Text: "Adding.", ToolCalls: []fake.ToolCall{{Name: "srv__add", RawArgs: tt.raw}}},
-					fake.Reply{ToolCalls: []fake.ToolCall{call("srv__add", `{"a":1,"b":2}`)}},
-					fake.Reply{Text: "It is 3."},
+					fakescript.Reply{Text: "Adding.", ToolCalls: []fakescript.ToolCall{{Name: "srv__add", RawArgs: tt.raw}}},
+					fakescript.Reply{ToolCalls: []fakescript.ToolCall{call("srv__add", `{"a":1,"b":2}`)}},
+					fakescript.Reply{Text: "It is 3."},
 				)
 				sink := &recSink{}
 				if _, err := h.run(t.Context(), user("add 1 and 2"), sink); err != nil {
@@ -135,14 +135,14 @@ func TestInvalidArgumentsReplayEverywhere(t *testing.T) {
 				t.Parallel()
 				h := newHarness(t, from)
 				h.script(from).Push(
-					fake.Reply{ToolCalls: []fake.ToolCall{{Name: "srv__echo", RawArgs: `{"x": 1,`}}},
-					fake.Reply{Text: "Sorry, fixed."},
+					fakescript.Reply{ToolCalls: []fakescript.ToolCall{{Name: "srv__echo", RawArgs: `{"x": 1,`}}},
+					fakescript.Reply{Text: "Sorry, fixed."},
 				)
 				if _, err := h.run(t.Context(), user("first"), nil); err != nil {
 					t.Fatalf("turn on %s: %v", from, err)
 				}
 				h.setSession(func(s *chat.Session) { s.Provider, s.Model = to, modelNames[to] })
-				h.script(to).Push(fake.Reply{Text: "Second answer."})
+				h.script(to).Push(fakescript.Reply{Text: "Second answer."})
 				if _, err := h.run(t.Context(), user("second"), nil); err != nil {
 					t.Fatalf("turn on %s after %s: %v", to, from, err)
 				}

@@ -7,7 +7,6 @@ import (
 	"time"
 
 	"maestro/backend/chat"
-	"maestro/backend/providers"
 )
 
 // attempt is one model request of a step and the assistant message it is
@@ -78,7 +77,7 @@ func (r *run) attempt(ctx context.Context, step, n int) (*attempt, error) {
 
 // stream ranges over the model's reply, checkpointing as it goes. A reply
 // that ends without its Finish event is a cut-off stream.
-func (r *run) stream(ctx, actx context.Context, model Model, req chat.Request, at *attempt) error {
+func (r *run) stream(ctx, actx context.Context, model chat.Model, req chat.Request, at *attempt) error {
 	seq, err := model.Stream(actx, req)
 	if err != nil {
 		return err
@@ -94,7 +93,7 @@ func (r *run) stream(ctx, actx context.Context, model Model, req chat.Request, a
 		if actx.Err() != nil {
 			return actx.Err()
 		}
-		return &providers.HTTPError{Provider: at.sess.Provider, Status: 200, Kind: providers.KindStream,
+		return &chat.ProviderError{Provider: at.sess.Provider, Status: 200, Kind: chat.ProviderKindStream,
 			Message: "the reply ended before it was complete"}
 	}
 	return nil

@@ -12,7 +12,7 @@ import (
 
 	"maestro/backend/agent"
 	"maestro/backend/chat"
-	"maestro/backend/providers/fake"
+	"maestro/backend/providers/fakescript"
 	"maestro/backend/providers/gemini"
 	"maestro/backend/providers/gemini/geminifake"
 	"maestro/backend/store"
@@ -41,7 +41,7 @@ func (s *stamps) Emit(ev agent.Event) {
 // timedModel notes when the agent calls Stream and when the wrapped model
 // yields its last event.
 type timedModel struct {
-	m agent.Model
+	m chat.Model
 	s *stamps
 }
 
@@ -118,12 +118,12 @@ func BenchmarkStep(b *testing.B) {
 		m := gemini.New(gemini.WithBaseURL(srv.URL), gemini.WithAPIKey("k"))
 		benchStep(b, chat.ProviderGemini, modelNames[chat.ProviderGemini], m, func() {
 			g.Script.Reset()
-			g.Script.Push(fake.Reply{Text: "Let me look.", ToolCalls: []fake.ToolCall{call("srv__echo", `{"x":1}`)}}, fake.Reply{Text: "Done."})
+			g.Script.Push(fakescript.Reply{Text: "Let me look.", ToolCalls: []fakescript.ToolCall{call("srv__echo", `{"x":1}`)}}, fakescript.Reply{Text: "Done."})
 		})
 	})
 }
 
-func benchStep(b *testing.B, provider, modelName string, m agent.Model, prepare func()) {
+func benchStep(b *testing.B, provider, modelName string, m chat.Model, prepare func()) {
 	ctx := context.Background()
 	st, err := store.Open(ctx, b.TempDir(), store.Options{NoSync: true})
 	if err != nil {
@@ -135,7 +135,7 @@ func benchStep(b *testing.B, provider, modelName string, m agent.Model, prepare 
 	for i := range 50 {
 		tools.set(fmt.Sprintf("srv.tool%02d", i), fakeTool{readOnly: true})
 	}
-	models := agent.ModelsFunc(func(context.Context, string) (agent.Model, error) { return timedModel{m: m, s: s}, nil })
+	models := agent.ModelsFunc(func(context.Context, string) (chat.Model, error) { return timedModel{m: m, s: s}, nil })
 	a := agent.New(st, models, tools, nil)
 	b.ReportAllocs()
 	b.ResetTimer()

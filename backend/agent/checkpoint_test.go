@@ -110,7 +110,7 @@ func TestCheckpointAtMostOncePerSecond(t *testing.T) {
 			}
 		},
 	}
-	models := agent.ModelsFunc(func(context.Context, string) (agent.Model, error) { return model, nil })
+	models := agent.ModelsFunc(func(context.Context, string) (chat.Model, error) { return model, nil })
 	a := agent.New(ws, models, newFakeTools(), nil, agent.WithClock(clock))
 	sink := &recSink{}
 	runID := chat.NewID()

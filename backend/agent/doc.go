@@ -3,10 +3,12 @@
 // overlay, streams the model's reply, executes tool calls, and loops until a
 // step has no tool calls or the step cap is reached.
 //
-// The agent works against small interfaces it defines itself — Models and
-// Model (provider adapters), Tools (the MCP registry and supervisor),
-// Approver (the UI), Store (backend/store) and Sink (the app's event
-// bridge) — so none of those packages depend on it.
+// The agent works against small interfaces it defines itself — Models (the
+// provider catalog, which hands out chat.Model adapters), Tools (the
+// session's tool overlay and the MCP supervisor), Approver (the UI), Store
+// (backend/store) and Sink (the app's event bridge) — so none of those
+// packages depend on it. It imports backend/chat and nothing else of
+// Maestro's.
 //
 // # A turn
 //
@@ -39,9 +41,10 @@
 //     Unknown tools, denials and panics become error results the model
 //     reads; only Stop and infrastructure failures end the turn.
 //
-// Failures: a 401 refreshes the credential once (Reauthorizer) and
-// retries; rate limits, overloads, 5xx and cut-off streams retry with
-// providers.RetryPolicy while the wait is short, and otherwise end the turn
+// Failures: a 401 ends the turn asking for a sign-in (backend/auth's
+// transport has already refreshed the token once and replayed the
+// request); rate limits, overloads, 5xx and cut-off streams retry with
+// RetryPolicy while the wait is short, and otherwise end the turn
 // with RunFinished.RetryAt set; "context too large" retries with a context
 // view that leaves out the oldest turns (whole turns, so every tool call
 // stays next to its result; the stored history is untouched). An abandoned

@@ -8,7 +8,7 @@ import (
 
 	"maestro/backend/agent"
 	"maestro/backend/chat"
-	"maestro/backend/providers/fake"
+	"maestro/backend/providers/fakescript"
 )
 
 // TestEditForksTheConversation: a turn run with Edit stores the new user
@@ -21,9 +21,9 @@ func TestEditForksTheConversation(t *testing.T) {
 			t.Parallel()
 			h := newHarness(t, p)
 			h.script(p).Push(
-				fake.Reply{Text: "Lisbon is lovely in May."},
-				fake.Reply{Text: "Pack light.", ToolCalls: []fake.ToolCall{call("srv__echo", `{"x":1}`)}},
-				fake.Reply{Text: "Done packing."},
+				fakescript.Reply{Text: "Lisbon is lovely in May."},
+				fakescript.Reply{Text: "Pack light.", ToolCalls: []fakescript.ToolCall{call("srv__echo", `{"x":1}`)}},
+				fakescript.Reply{Text: "Done packing."},
 			)
 			for _, q := range []string{"When should I visit Lisbon?", "What should I pack?"} {
 				if _, err := h.run(t.Context(), user(q), nil); err != nil {
@@ -36,7 +36,7 @@ func TestEditForksTheConversation(t *testing.T) {
 				t.Fatalf("third message = %s %q", second.Role, second.Text())
 			}
 
-			h.script(p).Push(fake.Reply{Text: "Take the train from Porto."})
+			h.script(p).Push(fakescript.Reply{Text: "Take the train from Porto."})
 			sink := &recSink{}
 			if _, err := h.run(t.Context(), agent.RunInput{Text: "How do I get there?", Edit: second.Seq}, sink); err != nil {
 				t.Fatalf("edited turn: %v", err)
@@ -85,7 +85,7 @@ func TestEditForksTheConversation(t *testing.T) {
 func TestEditRefusesBeforeWriting(t *testing.T) {
 	t.Parallel()
 	h := newHarness(t, chat.ProviderGemini)
-	h.script(chat.ProviderGemini).Push(fake.Reply{Text: "Hi."})
+	h.script(chat.ProviderGemini).Push(fakescript.Reply{Text: "Hi."})
 	if _, err := h.run(t.Context(), user("hello"), nil); err != nil {
 		t.Fatal(err)
 	}

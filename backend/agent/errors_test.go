@@ -9,8 +9,7 @@ import (
 
 	"maestro/backend/agent"
 	"maestro/backend/chat"
-	"maestro/backend/providers"
-	"maestro/backend/providers/fake"
+	"maestro/backend/providers/fakescript"
 )
 
 func TestRetryableErrorsRetry(t *testing.T) {
@@ -20,7 +19,7 @@ func TestRetryableErrorsRetry(t *testing.T) {
 			t.Run(scripted+"/"+p, func(t *testing.T) {
 				t.Parallel()
 				h := newHarness(t, p)
-				h.script(p).Push(fake.Reply{Error: scripted, RetryAfter: 1, Text: "lost words"}, fake.Reply{Text: "made it"})
+				h.script(p).Push(fakescript.Reply{Error: scripted, RetryAfter: 1, Text: "lost words"}, fakescript.Reply{Text: "made it"})
 				sink := &recSink{}
 				if _, err := h.run(t.Context(), user("try"), sink); err != nil {
 					t.Fatalf("Run: %v", err)
@@ -29,7 +28,7 @@ func TestRetryableErrorsRetry(t *testing.T) {
 				if len(retries) != 1 || retries[0].Attempt != 2 || retries[0].Err == nil {
 					t.Fatalf("Retrying events %+v, want one before attempt 2", retries)
 				}
-				if slept := h.clock.slept(); len(slept) != 1 || slept[0] <= 0 || slept[0] > providers.DefaultRetry.MaxWait {
+				if slept := h.clock.slept(); len(slept) != 1 || slept[0] <= 0 || slept[0] > agent.DefaultRetry.MaxWait {
 					t.Errorf("slept %v, want one short backoff", slept)
 				}
 				if scripted == "429" && h.clock.slept()[0] < time.Second {
@@ -53,10 +52,10 @@ func TestUsageLimitEndsTurnWithResetTime(t *testing.T) {
 		t.Run(p, func(t *testing.T) {
 			t.Parallel()
 			h := newHarness(t, p)
-			h.script(p).Push(fake.Reply{Error: "usage_limit", RetryAfter: 7200})
+			h.script(p).Push(fakescript.Reply{Error: "usage_limit", RetryAfter: 7200})
 			sink := &recSink{}
 			_, err := h.run(t.Context(), user("more please"), sink)
-			he, ok := providers.AsHTTPError(err)
+			he, ok := chat.AsProviderError(err)
 			if !ok {
 				t.Fatalf("Run error = %v, want the provider's limit", err)
 			}
@@ -81,7 +80,7 @@ func TestUsageLimitEndsTurnWithResetTime(t *testing.T) {
 				t.Errorf("stored failure = %+v; want reason %s, provider %s, retry at %v", f, he.Kind, p, fin.RetryAt)
 			}
 			// The failed turn can be retried once the limit resets.
-			h.script(p).Push(fake.Reply{Text: "back"})
+			h.script(p).Push(fakescript.Reply{Text: "back"})
 			if _, err := h.run(t.Context(), agent.RunInput{Retry: true}, nil); err != nil {
 				t.Fatalf("Retry: %v", err)
 			}
@@ -93,27 +92,27 @@ func TestUsageLimitEndsTurnWithResetTime(t *testing.T) {
 	}
 }
 
-func TestUnauthorizedReauthorizesOnce(t *testing.T) {
+// TestUnauthorizedEndsTurn: a 401 that reaches the agent ends the turn at
+// once asking for a sign-in. The credential's transport (backend/auth) has
+// already refreshed the token and replayed the request, so the agent does
+// not try again.
+func TestUnauthorizedEndsTurn(t *testing.T) {
 	t.Parallel()
 	for _, p := range allProviders {
 		t.Run(p, func(t *testing.T) {
 			t.Parallel()
 			h := newHarness(t, p)
-			h.script(p).Push(fake.Reply{Error: "401"}, fake.Reply{Text: "refreshed"})
-			if _, err := h.run(t.Context(), user("hi"), nil); err != nil {
-				t.Fatalf("Run: %v", err)
-			}
-			if n := h.reauth.count(p); n != 1 {
-				t.Errorf("reauthorized %d times, want 1", n)
-			}
-			// A second 401 after the refresh asks for a sign-in.
-			h.script(p).Push(fake.Reply{Error: "401"}, fake.Reply{Error: "401"})
-			_, err := h.run(t.Context(), user("again"), nil)
+			h.script(p).Push(fakescript.Reply{Error: "401"}, fakescript.Reply{Text: "not reached"})
+			sink := &recSink{}
+			_, err := h.run(t.Context(), user("hi"), sink)
 			if !errors.Is(err, chat.ErrAuthRequired) {
 				t.Errorf("Run error = %v, want ErrAuthRequired", err)
 			}
-			if n := h.reauth.count(p); n != 2 {
-				t.Errorf("reauthorized %d times in all, want 2", n)
+			if n := len(h.script(p).Requests()); n != 1 {
+				t.Errorf("%d requests, want 1 (no retry)", n)
+			}
+			if r := eventsOf[agent.Retrying](sink); len(r) != 0 {
+				t.Errorf("Retrying events %+v, want none", r)
 			}
 		})
 	}
@@ -128,15 +127,15 @@ func TestContextTooLargeDropsOldestTurns(t *testing.T) {
 			// Four earlier turns, each with a tool call and its result.
 			for i := range 4 {
 				h.script(p).Push(
-					fake.Reply{ToolCalls: []fake.ToolCall{call("srv__echo", fmt.Sprintf(`{"x":%d}`, i))}},
-					fake.Reply{Text: fmt.Sprintf("answer-%d", i)},
+					fakescript.Reply{ToolCalls: []fakescript.ToolCall{call("srv__echo", fmt.Sprintf(`{"x":%d}`, i))}},
+					fakescript.Reply{Text: fmt.Sprintf("answer-%d", i)},
 				)
 				if _, err := h.run(t.Context(), user(fmt.Sprintf("question-%d", i)), nil); err != nil {
 					t.Fatal(err)
 				}
 			}
 			before := h.messages()
-			h.script(p).Push(fake.Reply{Error: "context_too_large"}, fake.Reply{Text: "fits now"})
+			h.script(p).Push(fakescript.Reply{Error: "context_too_large"}, fakescript.Reply{Text: "fits now"})
 			sink := &recSink{}
 			if _, err := h.run(t.Context(), user("question-4"), sink); err != nil {
 				t.Fatalf("Run: %v", err)

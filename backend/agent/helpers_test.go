@@ -15,7 +15,7 @@ import (
 	"maestro/backend/chat"
 	"maestro/backend/providers/anthropic"
 	"maestro/backend/providers/anthropic/anthropicfake"
-	"maestro/backend/providers/fake"
+	"maestro/backend/providers/fakescript"
 	"maestro/backend/providers/gemini"
 	"maestro/backend/providers/gemini/geminifake"
 	"maestro/backend/providers/openai"
@@ -44,8 +44,8 @@ var resultShape = map[string]string{
 // providerFake is one provider's in-process fake and the real adapter
 // pointed at it.
 type providerFake struct {
-	script *fake.Script
-	model  agent.Model
+	script *fakescript.Script
+	model  chat.Model
 }
 
 func startFakes(t *testing.T) map[string]*providerFake {
@@ -79,7 +79,6 @@ type harness struct {
 	tools    *fakeTools
 	approver *fakeApprover
 	clock    *fakeClock
-	reauth   *countingReauth
 	agent    *agent.Agent
 }
 
@@ -97,20 +96,20 @@ func newHarness(t *testing.T, provider string, opts ...agent.Option) *harness {
 		t.Fatal(err)
 	}
 	h := &harness{t: t, store: st, sessID: sess.ID, fakes: startFakes(t), tools: newFakeTools(),
-		approver: &fakeApprover{decide: map[string]agent.Decision{}}, clock: newFakeClock(0), reauth: &countingReauth{}}
-	models := agent.ModelsFunc(func(_ context.Context, p string) (agent.Model, error) {
+		approver: &fakeApprover{decide: map[string]agent.Decision{}}, clock: newFakeClock(0)}
+	models := agent.ModelsFunc(func(_ context.Context, p string) (chat.Model, error) {
 		f, ok := h.fakes[p]
 		if !ok {
 			return nil, errors.New("no such provider " + p)
 		}
 		return f.model, nil
 	})
-	all := append([]agent.Option{agent.WithClock(h.clock), agent.WithReauthorizer(h.reauth)}, opts...)
+	all := append([]agent.Option{agent.WithClock(h.clock)}, opts...)
 	h.agent = agent.New(st, models, h.tools, h.approver, all...)
 	return h
 }
 
-func (h *harness) script(p string) *fake.Script { return h.fakes[p].script }
+func (h *harness) script(p string) *fakescript.Script { return h.fakes[p].script }
 
 // run runs a turn and checks the event contract every test relies on.
 func (h *harness) run(ctx context.Context, in agent.RunInput, sink *recSink) (agent.RunResult, error) {
@@ -185,7 +184,7 @@ func (h *harness) messages() []chat.Message {
 
 // requests returns the provider's recorded requests, failing the test if
 // the fake rejected any.
-func (h *harness) requests(p string) []fake.Recorded {
+func (h *harness) requests(p string) []fakescript.Recorded {
 	h.t.Helper()
 	recs := h.script(p).Requests()
 	for i, r := range recs {
@@ -198,8 +197,8 @@ func (h *harness) requests(p string) []fake.Recorded {
 
 func user(text string) agent.RunInput { return agent.RunInput{Text: text} }
 
-func call(name, args string) fake.ToolCall {
-	return fake.ToolCall{Name: name, Args: json.RawMessage(args)}
+func call(name, args string) fakescript.ToolCall {
+	return fakescript.ToolCall{Name: name, Args: json.RawMessage(args)}
 }
 
 // recSink records events.
@@ -278,27 +277,6 @@ func (c *fakeClock) slept() []time.Duration {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	return slices.Clone(c.sleeps)
-}
-
-type countingReauth struct {
-	mu sync.Mutex
-	n  map[string]int
-}
-
-func (r *countingReauth) Reauthorize(_ context.Context, provider string) error {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	if r.n == nil {
-		r.n = map[string]int{}
-	}
-	r.n[provider]++
-	return nil
-}
-
-func (r *countingReauth) count(p string) int {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	return r.n[p]
 }
 
 // fakeApprover answers from a table by canonical name; unknown tools fail

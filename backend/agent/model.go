@@ -2,48 +2,30 @@ package agent
 
 import (
 	"context"
-	"iter"
 
 	"maestro/backend/chat"
 )
 
-// Model is a provider adapter as the agent uses it. Stream returns an error
-// when the request cannot be sent or is rejected before streaming starts;
-// failures after that are yielded inside the sequence, which then ends.
-// Stopping the range stops the HTTP read and releases the connection.
-type Model interface {
-	Stream(ctx context.Context, req chat.Request) (iter.Seq2[chat.Event, error], error)
-}
-
 // Models picks the adapter for a provider. The agent asks at every
 // attempt, with the session's current provider, so a provider switch takes
-// effect at the next request and a refreshed credential is picked up after
-// Reauthorize.
+// effect at the next request and a new sign-in or key is picked up.
 //
 // Info says what is known about one model (its limits and how it thinks);
 // the agent puts it on every request so adapters bound max_tokens and
 // thinking by it. The zero ModelInfo means unknown.
 type Models interface {
-	Model(ctx context.Context, provider string) (Model, error)
+	Model(ctx context.Context, provider string) (chat.Model, error)
 	Info(ctx context.Context, provider, model string) chat.ModelInfo
 }
 
 // ModelsFunc adapts a function to Models. It knows nothing about models:
 // Info returns the zero ModelInfo, and adapters use their built-in tables.
-type ModelsFunc func(ctx context.Context, provider string) (Model, error)
+type ModelsFunc func(ctx context.Context, provider string) (chat.Model, error)
 
 // Model calls f.
-func (f ModelsFunc) Model(ctx context.Context, provider string) (Model, error) {
+func (f ModelsFunc) Model(ctx context.Context, provider string) (chat.Model, error) {
 	return f(ctx, provider)
 }
 
 // Info returns the zero ModelInfo.
 func (f ModelsFunc) Info(context.Context, string, string) chat.ModelInfo { return chat.ModelInfo{} }
-
-// Reauthorizer refreshes a provider's credential (an OAuth refresh forced
-// even if the token has not expired yet). The agent calls it once per step
-// after a 401, then retries; a second 401 ends the turn asking for a
-// sign-in.
-type Reauthorizer interface {
-	Reauthorize(ctx context.Context, provider string) error
-}

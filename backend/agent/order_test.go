@@ -7,7 +7,7 @@ import (
 
 	"maestro/backend/agent"
 	"maestro/backend/chat"
-	"maestro/backend/providers/fake"
+	"maestro/backend/providers/fakescript"
 )
 
 // TestCallsKeepOutputOrder: parallel calls are stored, shown and answered
@@ -22,11 +22,11 @@ func TestCallsKeepOutputOrder(t *testing.T) {
 		t.Run(p, func(t *testing.T) {
 			t.Parallel()
 			h := newHarness(t, p)
-			var calls []fake.ToolCall
+			var calls []fakescript.ToolCall
 			for i, tag := range tags {
-				calls = append(calls, fake.ToolCall{Name: "srv__echo", Args: json.RawMessage(`{"tag":"` + tag + `"}`), Fragments: 3 - i})
+				calls = append(calls, fakescript.ToolCall{Name: "srv__echo", Args: json.RawMessage(`{"tag":"` + tag + `"}`), Fragments: 3 - i})
 			}
-			h.script(p).Push(fake.Reply{Text: "Checking.", ToolCalls: calls, Interleave: true}, fake.Reply{Text: "done"})
+			h.script(p).Push(fakescript.Reply{Text: "Checking.", ToolCalls: calls, Interleave: true}, fakescript.Reply{Text: "done"})
 			sink := &recSink{}
 			if _, err := h.run(t.Context(), user("three"), sink); err != nil {
 				t.Fatalf("Run: %v", err)

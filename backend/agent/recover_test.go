@@ -6,7 +6,7 @@ import (
 
 	"maestro/backend/agent"
 	"maestro/backend/chat"
-	"maestro/backend/providers/fake"
+	"maestro/backend/providers/fakescript"
 )
 
 // What a process killed mid-turn leaves in the store: checkpoints still
@@ -84,7 +84,7 @@ func TestRecoverSettlesACrashedTurn(t *testing.T) {
 			}
 
 			// The turn can be retried and continues from the tool results.
-			h.script("anthropic").Push(fake.Reply{Text: "Echoed a and b."})
+			h.script("anthropic").Push(fakescript.Reply{Text: "Echoed a and b."})
 			if _, err := h.run(ctx, agent.RunInput{Retry: true}, nil); err != nil {
 				t.Fatalf("retry after Recover: %v", err)
 			}

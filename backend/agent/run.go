@@ -10,7 +10,6 @@ import (
 	"time"
 
 	"maestro/backend/chat"
-	"maestro/backend/providers"
 )
 
 // RunInput is one turn to run.
@@ -193,8 +192,7 @@ func checkRetry(msgs []chat.Message) error {
 
 // stepState is what a step remembers across its attempts.
 type stepState struct {
-	retries  int
-	reauthed bool
+	retries int
 }
 
 // step runs one model request to completion, retrying or restarting it as
@@ -212,10 +210,10 @@ func (r *run) step(ctx context.Context, step int) (*attempt, error) {
 			r.settleStopped(ctx, at)
 			return nil, stopped(ctx)
 		}
-		reason, delay, final := r.retryable(ctx, err, &st, at)
+		reason, delay := r.retryable(err, &st)
 		if reason == "" {
-			r.settleFailed(ctx, at, final)
-			return nil, final
+			r.settleFailed(ctx, at, err)
+			return nil, err
 		}
 		r.supersede(ctx, at)
 		r.emit(Retrying{RunID: r.in.RunID, Step: step, Attempt: n + 1, Delay: delay, Reason: reason, Err: err})
@@ -228,40 +226,31 @@ func (r *run) step(ctx context.Context, step int) (*attempt, error) {
 }
 
 // retryable decides what a failed attempt calls for: a reason to try
-// again (with a delay), or "" and the error that ends the turn (err, or
-// err with what went wrong while handling it).
-func (r *run) retryable(ctx context.Context, err error, st *stepState, at *attempt) (string, time.Duration, error) {
+// again (with a delay), or "" when err ends the turn. A 401 ends it: the
+// credential's transport (backend/auth) has already refreshed the token
+// once and replayed the request, so the sign-in itself is refused.
+func (r *run) retryable(err error, st *stepState) (string, time.Duration) {
 	if errors.Is(err, ErrApplyNow) {
-		return "apply_now", 0, nil
+		return "apply_now", 0
 	}
-	he, ok := providers.AsHTTPError(err)
+	pe, ok := chat.AsProviderError(err)
 	if !ok {
-		return "", 0, err
+		return "", 0
 	}
-	switch he.Kind {
-	case providers.KindAuth:
-		if r.a.reauth == nil || st.reauthed || at == nil {
-			return "", 0, err
-		}
-		st.reauthed = true
-		if rerr := r.a.reauth.Reauthorize(ctx, at.sess.Provider); rerr != nil {
-			return "", 0, fmt.Errorf("%w (refreshing the sign-in failed: %w)", err, rerr)
-		}
-		return "auth", 0, nil
-	case providers.KindContextTooLarge:
+	if pe.Kind == chat.ProviderKindContextTooLarge {
 		n, ok := nextDrop(r.drop, droppableTurns(sendableHistory(r.history)))
 		if !ok {
-			return "", 0, err
+			return "", 0
 		}
 		r.drop = n
-		return "context_too_large", 0, nil
+		return "context_too_large", 0
 	}
 	delay, ok := r.a.retry.Delay(err, st.retries)
 	if !ok {
-		return "", 0, err
+		return "", 0
 	}
 	st.retries++
-	return string(he.Kind), delay, nil
+	return string(pe.Kind), delay
 }
 
 // stopped is the error of a turn the user stopped.
@@ -271,7 +260,7 @@ func stopped(ctx context.Context) error {
 
 // retryAt is when a limit that ended the turn resets, if the error says.
 func retryAt(err error, now time.Time) time.Time {
-	he, ok := providers.AsHTTPError(err)
+	he, ok := chat.AsProviderError(err)
 	switch {
 	case !ok:
 		return time.Time{}
@@ -287,7 +276,7 @@ func retryAt(err error, now time.Time) time.Time {
 // that records it.
 func failureOf(err error, now time.Time) *chat.Failure {
 	f := &chat.Failure{Kind: chat.Kind(err), RetryAt: retryAt(err, now)}
-	if he, ok := providers.AsHTTPError(err); ok {
+	if he, ok := chat.AsProviderError(err); ok {
 		f.Provider, f.Reason, f.Code, f.Detail = he.Provider, string(he.Kind), he.Code, he.Message
 	}
 	return f

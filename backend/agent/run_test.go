@@ -12,7 +12,7 @@ import (
 
 	"maestro/backend/agent"
 	"maestro/backend/chat"
-	"maestro/backend/providers/fake"
+	"maestro/backend/providers/fakescript"
 )
 
 func TestPlainTextTurn(t *testing.T) {
@@ -21,7 +21,7 @@ func TestPlainTextTurn(t *testing.T) {
 		t.Run(p, func(t *testing.T) {
 			t.Parallel()
 			h := newHarness(t, p)
-			h.script(p).Push(fake.Reply{Text: "Hello there, friend.", ChunkRunes: 5})
+			h.script(p).Push(fakescript.Reply{Text: "Hello there, friend.", ChunkRunes: 5})
 			sink := &recSink{}
 			res, err := h.run(t.Context(), user("hi"), sink)
 			if err != nil {
@@ -62,8 +62,8 @@ func TestToolCallThenAnswer(t *testing.T) {
 			t.Parallel()
 			h := newHarness(t, p)
 			h.script(p).Push(
-				fake.Reply{Text: "Let me check.", ToolCalls: []fake.ToolCall{call("srv__echo", `{"x":41}`)}},
-				fake.Reply{Text: "The answer is 41."},
+				fakescript.Reply{Text: "Let me check.", ToolCalls: []fakescript.ToolCall{call("srv__echo", `{"x":41}`)}},
+				fakescript.Reply{Text: "The answer is 41."},
 			)
 			sink := &recSink{}
 			in := user("echo 41")
@@ -131,8 +131,8 @@ func TestParallelCalls(t *testing.T) {
 				}
 			}})
 			h.script(p).Push(
-				fake.Reply{ToolCalls: []fake.ToolCall{call("srv__par", `{"x":1}`), call("srv__par", `{"x":2}`), call("srv__par", `{"x":3}`)}},
-				fake.Reply{Text: "done"},
+				fakescript.Reply{ToolCalls: []fakescript.ToolCall{call("srv__par", `{"x":1}`), call("srv__par", `{"x":2}`), call("srv__par", `{"x":3}`)}},
+				fakescript.Reply{Text: "done"},
 			)
 			if _, err := h.run(t.Context(), user("three at once"), nil); err != nil {
 				t.Fatalf("Run: %v", err)
@@ -192,7 +192,7 @@ func TestApprovals(t *testing.T) {
 				if tt.wantAsked {
 					h.approver.decide[tt.tool] = tt.decision
 				}
-				h.script(p).Push(fake.Reply{ToolCalls: []fake.ToolCall{call(exposed(tt.tool), `{"x":7}`)}}, fake.Reply{Text: "ok"})
+				h.script(p).Push(fakescript.Reply{ToolCalls: []fakescript.ToolCall{call(exposed(tt.tool), `{"x":7}`)}}, fakescript.Reply{Text: "ok"})
 				sink := &recSink{}
 				if _, err := h.run(t.Context(), user("do it"), sink); err != nil {
 					t.Fatalf("Run: %v", err)
@@ -239,7 +239,7 @@ func TestDenyAllOverridesGrant(t *testing.T) {
 	t.Parallel()
 	h := newHarness(t, chat.ProviderAnthropic)
 	h.setSession(func(s *chat.Session) { s.Approval, s.Grants = chat.ApprovalDenyAll, []string{"srv.write"} })
-	h.script(chat.ProviderAnthropic).Push(fake.Reply{ToolCalls: []fake.ToolCall{call("srv__write", `{"x":1}`)}}, fake.Reply{Text: "ok"})
+	h.script(chat.ProviderAnthropic).Push(fakescript.Reply{ToolCalls: []fakescript.ToolCall{call("srv__write", `{"x":1}`)}}, fakescript.Reply{Text: "ok"})
 	if _, err := h.run(t.Context(), user("write"), nil); err != nil {
 		t.Fatalf("Run: %v", err)
 	}
@@ -258,9 +258,9 @@ func TestAlwaysAllowPersistsGrant(t *testing.T) {
 	h.setSession(func(s *chat.Session) { s.Approval = chat.ApprovalAsk })
 	h.approver.decide["srv.write"] = agent.AlwaysAllow
 	h.script(chat.ProviderAnthropic).Push(
-		fake.Reply{ToolCalls: []fake.ToolCall{call("srv__write", `{"x":1}`)}},
-		fake.Reply{ToolCalls: []fake.ToolCall{call("srv__write", `{"x":2}`)}},
-		fake.Reply{Text: "written twice"},
+		fakescript.Reply{ToolCalls: []fakescript.ToolCall{call("srv__write", `{"x":1}`)}},
+		fakescript.Reply{ToolCalls: []fakescript.ToolCall{call("srv__write", `{"x":2}`)}},
+		fakescript.Reply{Text: "written twice"},
 	)
 	if _, err := h.run(t.Context(), user("write twice"), nil); err != nil {
 		t.Fatalf("Run: %v", err)
@@ -288,8 +288,8 @@ func TestUnknownToolAndPanic(t *testing.T) {
 				panic("kaboom")
 			}})
 			h.script(p).Push(
-				fake.Reply{ToolCalls: []fake.ToolCall{call("srv__boom", `{}`), call("srv__nope", `{}`)}},
-				fake.Reply{Text: "recovered"},
+				fakescript.Reply{ToolCalls: []fakescript.ToolCall{call("srv__boom", `{}`), call("srv__nope", `{}`)}},
+				fakescript.Reply{Text: "recovered"},
 			)
 			if _, err := h.run(t.Context(), user("break things"), nil); err != nil {
 				t.Fatalf("Run: %v", err)
@@ -317,8 +317,8 @@ func TestStepCapThenRetry(t *testing.T) {
 	p := chat.ProviderOpenAI
 	h := newHarness(t, p, agent.WithMaxSteps(2))
 	h.script(p).Push(
-		fake.Reply{ToolCalls: []fake.ToolCall{call("srv__echo", `{"x":1}`)}},
-		fake.Reply{ToolCalls: []fake.ToolCall{call("srv__echo", `{"x":2}`)}},
+		fakescript.Reply{ToolCalls: []fakescript.ToolCall{call("srv__echo", `{"x":1}`)}},
+		fakescript.Reply{ToolCalls: []fakescript.ToolCall{call("srv__echo", `{"x":2}`)}},
 	)
 	_, err := h.run(t.Context(), user("loop"), nil)
 	if !errors.Is(err, agent.ErrStepLimit) || !strings.Contains(err.Error(), "after 2 steps") {
@@ -330,7 +330,7 @@ func TestStepCapThenRetry(t *testing.T) {
 		t.Errorf("last stored message = %+v, want the visible failure", last)
 	}
 	// Retrying continues from the stored calls and results.
-	h.script(p).Push(fake.Reply{Text: "finally"})
+	h.script(p).Push(fakescript.Reply{Text: "finally"})
 	if _, err := h.run(t.Context(), agent.RunInput{Retry: true}, nil); err != nil {
 		t.Fatalf("Retry: %v", err)
 	}
@@ -360,7 +360,7 @@ func TestToolsChangeBetweenSteps(t *testing.T) {
 				h.tools.remove("srv.doomed")
 				return chat.ToolResult{Successful: true, Data: args}
 			}})
-			h.script(p).Push(fake.Reply{ToolCalls: []fake.ToolCall{call("srv__toggle", `{}`)}}, fake.Reply{Text: "ok"})
+			h.script(p).Push(fakescript.Reply{ToolCalls: []fakescript.ToolCall{call("srv__toggle", `{}`)}}, fakescript.Reply{Text: "ok"})
 			sink := &recSink{}
 			if _, err := h.run(t.Context(), user("toggle"), sink); err != nil {
 				t.Fatalf("Run: %v", err)
@@ -403,7 +403,7 @@ func TestRefusedImageNoteReachesTheModel(t *testing.T) {
 				return chat.ToolResult{Successful: true, Data: json.RawMessage(`{"text":"a picture"}`),
 					Attachments: []chat.Attachment{{Type: "image", MIMEType: "image/png", Text: note}}}
 			}})
-			h.script(p).Push(fake.Reply{ToolCalls: []fake.ToolCall{call("srv__shot", `{}`)}}, fake.Reply{Text: "ok"})
+			h.script(p).Push(fakescript.Reply{ToolCalls: []fakescript.ToolCall{call("srv__shot", `{}`)}}, fakescript.Reply{Text: "ok"})
 			if _, err := h.run(t.Context(), user("screenshot"), nil); err != nil {
 				t.Fatalf("Run: %v", err)
 			}

@@ -11,13 +11,15 @@ import (
 
 	"maestro/backend/agent"
 	"maestro/backend/chat"
-	"maestro/backend/providers/fake"
+	"maestro/backend/providers/fakescript"
 )
 
 // slowReply keeps a stream open long enough to act on it mid-way.
 const slowText = "ALPHA partial words that keep coming for a while before the end."
 
-func slowReply() fake.Reply { return fake.Reply{Text: slowText, ChunkRunes: 6, DelayMS: 15} }
+func slowReply() fakescript.Reply {
+	return fakescript.Reply{Text: slowText, ChunkRunes: 6, DelayMS: 15}
+}
 
 func TestStopMidStream(t *testing.T) {
 	t.Parallel()
@@ -52,7 +54,7 @@ func TestStopMidStream(t *testing.T) {
 				t.Errorf("stopped reply = %q (%s), want a non-empty strict prefix, canceled", a.Text(), a.Status)
 			}
 			// The stopped reply stays in history: the next turn sends it.
-			h.script(p).Push(fake.Reply{Text: "sorry"})
+			h.script(p).Push(fakescript.Reply{Text: "sorry"})
 			if _, err := h.run(t.Context(), user("go on"), nil); err != nil {
 				t.Fatalf("next turn: %v", err)
 			}
@@ -79,7 +81,7 @@ func TestStopDuringSlowTool(t *testing.T) {
 			return chat.ToolResult{Successful: true}
 		}
 	}})
-	h.script(p).Push(fake.Reply{ToolCalls: []fake.ToolCall{call("srv__slow", `{}`)}})
+	h.script(p).Push(fakescript.Reply{ToolCalls: []fakescript.ToolCall{call("srv__slow", `{}`)}})
 	ctx, stop := context.WithCancel(t.Context())
 	defer stop()
 	sink := &recSink{}
@@ -112,7 +114,7 @@ func TestStopWhileAskingApproval(t *testing.T) {
 	h := newHarness(t, p)
 	h.setSession(func(s *chat.Session) { s.Approval = chat.ApprovalAsk })
 	h.approver.block = true
-	h.script(p).Push(fake.Reply{ToolCalls: []fake.ToolCall{call("srv__write", `{}`), call("srv__read", `{}`)}})
+	h.script(p).Push(fakescript.Reply{ToolCalls: []fakescript.ToolCall{call("srv__write", `{}`), call("srv__read", `{}`)}})
 	ctx, stop := context.WithCancel(t.Context())
 	sink := &recSink{on: func(ev agent.Event) {
 		if _, ok := ev.(agent.ApprovalNeeded); ok {
@@ -142,7 +144,7 @@ func TestApplyNowRestartsStep(t *testing.T) {
 		t.Run(p, func(t *testing.T) {
 			t.Parallel()
 			h := newHarness(t, p, agent.WithClock(newFakeClock(600*time.Millisecond)))
-			h.script(p).Push(slowReply(), fake.Reply{Text: "Now with the new tool."})
+			h.script(p).Push(slowReply(), fakescript.Reply{Text: "Now with the new tool."})
 			ctl := &agent.Control{}
 			sink := &recSink{}
 			var deltas atomic.Int32

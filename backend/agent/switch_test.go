@@ -5,7 +5,7 @@ import (
 	"testing"
 
 	"maestro/backend/chat"
-	"maestro/backend/providers/fake"
+	"maestro/backend/providers/fakescript"
 )
 
 // TestProviderSwitch runs a turn with thinking and a tool call on A, switches
@@ -22,16 +22,16 @@ func TestProviderSwitch(t *testing.T) {
 				t.Parallel()
 				h := newHarness(t, from)
 				h.script(from).Push(
-					fake.Reply{Thinking: "I should look it up.", Text: "Looking.", ToolCalls: []fake.ToolCall{call("srv__echo", `{"x":1}`)}},
-					fake.Reply{Text: "First answer from " + from},
+					fakescript.Reply{Thinking: "I should look it up.", Text: "Looking.", ToolCalls: []fakescript.ToolCall{call("srv__echo", `{"x":1}`)}},
+					fakescript.Reply{Text: "First answer from " + from},
 				)
 				if _, err := h.run(t.Context(), user("first question"), nil); err != nil {
 					t.Fatalf("turn on %s: %v", from, err)
 				}
 				h.setSession(func(s *chat.Session) { s.Provider, s.Model = to, modelNames[to] })
 				h.script(to).Push(
-					fake.Reply{Text: "Checking again.", ToolCalls: []fake.ToolCall{call("srv__read", `{"x":2}`)}},
-					fake.Reply{Text: "Second answer from " + to},
+					fakescript.Reply{Text: "Checking again.", ToolCalls: []fakescript.ToolCall{call("srv__read", `{"x":2}`)}},
+					fakescript.Reply{Text: "Second answer from " + to},
 				)
 				if _, err := h.run(t.Context(), user("second question"), nil); err != nil {
 					t.Fatalf("turn on %s after %s: %v", to, from, err)

@@ -31,7 +31,7 @@ func TestTerminalEventOnEarlyFailures(t *testing.T) {
 		{name: "unknown session", in: agent.RunInput{SessionID: "nope", Text: "hi"}, wantErr: "not found"},
 		{name: "overlay panics", in: user("hi"), tools: panicTools{newFakeTools()}, wantErr: "internal error: registry bug"},
 		{name: "no model", in: user("hi"), wantErr: "model for gemini: no adapter",
-			models: agent.ModelsFunc(func(context.Context, string) (agent.Model, error) { return nil, errors.New("no adapter") })},
+			models: agent.ModelsFunc(func(context.Context, string) (chat.Model, error) { return nil, errors.New("no adapter") })},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -42,7 +42,7 @@ func TestTerminalEventOnEarlyFailures(t *testing.T) {
 				tools = tt.tools
 			}
 			if models == nil {
-				models = agent.ModelsFunc(func(context.Context, string) (agent.Model, error) { return h.fakes[chat.ProviderGemini].model, nil })
+				models = agent.ModelsFunc(func(context.Context, string) (chat.Model, error) { return h.fakes[chat.ProviderGemini].model, nil })
 			}
 			a := agent.New(h.store, models, tools, nil)
 			in := tt.in

@@ -9,7 +9,7 @@ import (
 )
 
 // Tools is the session's live tool set as the agent uses it (implemented by
-// the MCP registry and supervisor).
+// the tool registry (backend/tools) and the MCP supervisor).
 type Tools interface {
 	// Overlay returns the tools to declare to provider for the session's
 	// next request. used lists canonical tool names the session's history

@@ -1,6 +1,21 @@
 package chat
 
-import "strings"
+import (
+	"context"
+	"iter"
+	"strings"
+)
+
+// Model is a provider adapter: the gemini, anthropic and openai packages
+// under backend/providers satisfy it, the agent streams from it. It sits in
+// this package, below both, so that no provider package imports the agent
+// (as fantasy keeps LanguageModel in its core package). Stream returns an
+// error when the request cannot be sent or is rejected before streaming
+// starts; failures after that are yielded inside the sequence, which then
+// ends. Stopping the range stops the HTTP read and releases the connection.
+type Model interface {
+	Stream(ctx context.Context, req Request) (iter.Seq2[Event, error], error)
+}
 
 // Thinking styles: how a model's thinking is configured on the wire.
 const (

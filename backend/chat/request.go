@@ -9,6 +9,14 @@ const (
 	ProviderOpenAI    = "openai"
 )
 
+// Providers lists every provider Maestro talks to, in the order the app
+// shows them (the model picker, the accounts): the one list of them on the
+// Go side. The catalog builds an adapter for each, the app accepts no
+// other, and the tool overlay gets each one's rules.
+func Providers() []string {
+	return []string{ProviderAnthropic, ProviderOpenAI, ProviderGemini}
+}
+
 // Request is what the agent hands a provider adapter for one model call. It
 // is rendered just in time from canonical history; adapters never store it.
 type Request struct {

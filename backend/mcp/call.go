@@ -13,6 +13,7 @@ import (
 	mcpgo "github.com/mark3labs/mcp-go/mcp"
 
 	"maestro/backend/chat"
+	"maestro/backend/tools"
 )
 
 // CallRequest is one tool call as the model made it.
@@ -29,7 +30,7 @@ type CallRequest struct {
 	OnProgress func(Progress)
 }
 
-// Searcher answers the built-in search_tools; *Registry satisfies it. The
+// Searcher answers the built-in search_tools; *tools.Registry satisfies it. The
 // supervisor uses its ToolSink when the sink is one.
 type Searcher interface {
 	SearchTools(ctx context.Context, sessionID, provider string, args json.RawMessage) (chat.ToolResult, error)
@@ -45,7 +46,7 @@ type Searcher interface {
 // cancelled (notifications/cancelled) when ctx ends or when the
 // connector's call timeout passes without an answer or progress. The
 // result is normalised and capped (Normalize), with the duration set.
-func (s *Supervisor) Call(ctx context.Context, snap Snapshot, req CallRequest) chat.ToolResult {
+func (s *Supervisor) Call(ctx context.Context, snap tools.Snapshot, req CallRequest) chat.ToolResult {
 	start := time.Now()
 	res, connector, tool := s.call(ctx, snap, req)
 	res.CallID = req.CallID
@@ -65,25 +66,25 @@ func (s *Supervisor) Call(ctx context.Context, snap Snapshot, req CallRequest) c
 	return res
 }
 
-func (s *Supervisor) call(ctx context.Context, snap Snapshot, req CallRequest) (res chat.ToolResult, connector, tool string) {
+func (s *Supervisor) call(ctx context.Context, snap tools.Snapshot, req CallRequest) (res chat.ToolResult, connector, tool string) {
 	e, ok := snap.Resolve(req.Provider, req.Name)
 	if !ok {
-		return ErrorResult(req.CallID, req.Name, fmt.Sprintf("unknown tool %q: it is not one of this session's tools", req.Name)), "", req.Name
+		return tools.ErrorResult(req.CallID, req.Name, fmt.Sprintf("unknown tool %q: it is not one of this session's tools", req.Name)), "", req.Name
 	}
 	if e.Builtin {
 		srch, ok := s.sink.(Searcher)
 		if !ok {
-			return ErrorResult(req.CallID, e.Canonical, "search_tools is not available"), "", e.Canonical
+			return tools.ErrorResult(req.CallID, e.Canonical, "search_tools is not available"), "", e.Canonical
 		}
 		res, err := srch.SearchTools(ctx, cmpOr(snap.SessionID, req.SessionID), req.Provider, req.Arguments)
 		if err != nil {
-			return ErrorResult(req.CallID, e.Canonical, err.Error()), "", e.Canonical
+			return tools.ErrorResult(req.CallID, e.Canonical, err.Error()), "", e.Canonical
 		}
 		res.Name = e.Canonical
 		return res, "", e.Canonical
 	}
-	fail := func(msg string) chat.ToolResult { return ErrorResult(req.CallID, e.Canonical, msg) }
-	if err := ValidateArguments(e.InputSchema, req.Arguments); err != nil {
+	fail := func(msg string) chat.ToolResult { return tools.ErrorResult(req.CallID, e.Canonical, msg) }
+	if err := tools.ValidateArguments(e.InputSchema, req.Arguments); err != nil {
 		return fail(err.Error()), e.ServerName, e.Canonical
 	}
 	r, err := s.runner(e.ConnectorID)
@@ -135,6 +136,12 @@ func (s *Supervisor) callError(ctx context.Context, r *runner, l *link, err erro
 		return fmt.Sprintf("the %s server refused the call: %v", name, err)
 	}
 	return fmt.Sprintf("the call to %s failed: %v", name, err)
+}
+
+// UnauthorizedMessage is the error text for a tool whose connector needs a
+// sign-in that has not happened.
+func UnauthorizedMessage(connector string) string {
+	return "unauthorized: sign in to " + connector
 }
 
 // ready returns the current link, waiting while the connector starts or

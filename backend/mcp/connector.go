@@ -179,37 +179,62 @@ func (c Connector) Validate() error {
 	}
 	switch c.kind() {
 	case TransportStdio, TransportInProcess:
-		if strings.TrimSpace(c.Command) == "" {
-			problems = append(problems, "a command is required")
-		}
-		if c.URL != "" || len(c.Headers) > 0 || c.OAuth != nil {
-			problems = append(problems, "url, headers and oauth are for remote connectors")
-		}
+		problems = append(problems, c.localProblems()...)
 	case TransportHTTP, TransportSSE:
-		u, err := url.Parse(c.URL)
-		switch {
-		case c.URL == "":
-			problems = append(problems, "a URL is required")
-		case err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "":
-			problems = append(problems, fmt.Sprintf("%q is not an http(s) URL", c.URL))
-		}
-		if c.Command != "" || len(c.Args) > 0 || len(c.Env) > 0 || c.Dir != "" {
-			problems = append(problems, "command, args, env and dir are for stdio connectors")
-		}
-		if o := c.OAuth; o != nil {
-			switch o.GrantType {
-			case "", GrantAuthorizationCode:
-			case GrantClientCredentials:
-				if o.ClientID == "" || o.ClientSecret == "" {
-					problems = append(problems, "the client_credentials grant needs a client ID and secret")
-				}
-			default:
-				problems = append(problems, fmt.Sprintf("unknown OAuth grant type %q", o.GrantType))
-			}
-		}
+		problems = append(problems, c.remoteProblems()...)
 	default:
 		problems = append(problems, fmt.Sprintf("unknown transport %q (stdio, http or sse)", c.Transport))
 	}
+	problems = append(problems, c.settingProblems()...)
+	if len(problems) == 0 {
+		return nil
+	}
+	return chat.E(chat.ErrInvalid, "connector %q: %s", c.DisplayName(), strings.Join(problems, "; "))
+}
+
+// localProblems checks a stdio or in-process connector.
+func (c Connector) localProblems() []string {
+	var problems []string
+	if strings.TrimSpace(c.Command) == "" {
+		problems = append(problems, "a command is required")
+	}
+	if c.URL != "" || len(c.Headers) > 0 || c.OAuth != nil {
+		problems = append(problems, "url, headers and oauth are for remote connectors")
+	}
+	return problems
+}
+
+// remoteProblems checks an HTTP or SSE connector.
+func (c Connector) remoteProblems() []string {
+	var problems []string
+	u, err := url.Parse(c.URL)
+	switch {
+	case c.URL == "":
+		problems = append(problems, "a URL is required")
+	case err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "":
+		problems = append(problems, fmt.Sprintf("%q is not an http(s) URL", c.URL))
+	}
+	if c.Command != "" || len(c.Args) > 0 || len(c.Env) > 0 || c.Dir != "" {
+		problems = append(problems, "command, args, env and dir are for stdio connectors")
+	}
+	if o := c.OAuth; o != nil {
+		switch o.GrantType {
+		case "", GrantAuthorizationCode:
+		case GrantClientCredentials:
+			if o.ClientID == "" || o.ClientSecret == "" {
+				problems = append(problems, "the client_credentials grant needs a client ID and secret")
+			}
+		default:
+			problems = append(problems, fmt.Sprintf("unknown OAuth grant type %q", o.GrantType))
+		}
+	}
+	return problems
+}
+
+// settingProblems checks what every transport has: protocol, log level,
+// argument secrets, timeouts.
+func (c Connector) settingProblems() []string {
+	var problems []string
 	if c.ProtocolVersion != "" && c.ProtocolVersion != ProtocolAuto && !validProtocol(c.ProtocolVersion) {
 		problems = append(problems, fmt.Sprintf("unknown protocol version %q", c.ProtocolVersion))
 	}
@@ -220,10 +245,7 @@ func (c Connector) Validate() error {
 	if c.InitTimeoutSeconds < 0 || c.CallTimeoutSeconds < 0 || c.ResultCap < 0 {
 		problems = append(problems, "timeouts and the result cap cannot be negative")
 	}
-	if len(problems) == 0 {
-		return nil
-	}
-	return chat.E(chat.ErrInvalid, "connector %q: %s", c.DisplayName(), strings.Join(problems, "; "))
+	return problems
 }
 
 // Clone returns a deep copy.

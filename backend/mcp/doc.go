@@ -1,8 +1,12 @@
-// Package mcp is Maestro's MCP side: the connectors (MCP server configs)
-// and the Supervisor that runs them, the client features servers use
-// (sampling, elicitation, roots, logging, progress), OAuth for remote
-// servers, the per-session tool registry, the per-provider names and
-// schemas of MCP tools, and the envelope tool results are normalised into.
+// Package mcp is Maestro's MCP side, servers only: the connectors (MCP
+// server configs) and the Supervisor that runs them, their processes and
+// links, tool calls, the importer of other apps' server files, the client
+// features servers use (sampling, elicitation, roots, logging, progress)
+// behind small interfaces, and OAuth for remote servers. Which tools a
+// session has, what each provider calls them and how their results read
+// to a model is backend/tools': the supervisor reports every server's tool
+// list to a ToolSink (the tools.Registry) and routes calls by a
+// tools.Snapshot.
 //
 // # Connectors and the supervisor
 //
@@ -29,14 +33,15 @@
 // crashes or drops its connection after it was ready is restarted with
 // exponential backoff; one that fails to start is retried a few times,
 // then left in error until Restart. Tool lists go to a ToolSink (the
-// Registry) when a server becomes ready, on notifications/tools/list_changed
+// tools.Registry) when a server becomes ready, on notifications/tools/list_changed
 // and on reconnect; a connector that never became ready is reported with no
 // tools, and Remove calls RemoveConnector. No connector, or only failing
 // ones, leaves a plain chat app: nothing waits for a server.
 //
-// Supervisor.Call runs a model's tool call: exposed name → Snapshot.Resolve
-// → connector → tools/call with the MCP name, after ValidateArguments; the
-// result goes through Normalize. It carries a progress token; progress
+// Supervisor.Call runs a model's tool call: exposed name →
+// tools.Snapshot.Resolve → connector → tools/call with the MCP name, after
+// tools.ValidateArguments; the result is decoded and bounded by Normalize
+// into the tools.Envelope. It carries a progress token; progress
 // notifications reach CallRequest.OnProgress and push the per-connector
 // call timeout back; a cancelled or timed-out call sends
 // notifications/cancelled. Every failure is an error envelope: a tool whose
@@ -48,7 +53,7 @@
 // before mcp-go reads it (boundedReader and boundedTransport: long strings
 // cut, oversized base64 dropped, messages too large or too deep refused,
 // stdout lines that are not JSON reported), every copy of a result is
-// bounded by ResultLimits (Normalize, fitAttachments), and what its
+// bounded by tools.ResultLimits (Normalize, fitAttachments), and what its
 // notifications cause is rate-limited (ratelimit.go). Annotations are
 // shown, never trusted: approvals are the agent's, per the session's policy
 // and the user's per-connector Connector.TrustReadOnlyHints.
@@ -74,71 +79,6 @@
 // SecretStore). With WithAuthorizer's inline flag a sign-in happens during
 // the request (at most three per request); otherwise the connector waits
 // with NeedsSignIn until SignIn.
-//
-
-// # Responsibility
-//
-// A Registry knows every connector's live tool list (SetConnectorTools,
-// RemoveConnector) and, for each session, which connectors and tools are on
-// (chat.Session.EnabledConnectors and DisabledTools, changed through
-// SetConnectorEnabled and SetToolEnabled). From these it keeps one Snapshot
-// per session: the session's effective tools, each as an Entry with its
-// canonical name (server.tool, see ServerSlug), the connector that serves it,
-// the schemas normalised for each provider (NormalizeSchema) and the name
-// each provider knows it by (ExposedNames). The agent reads the snapshot
-// right before building each request: Snapshot.Overlay gives the tools to
-// declare, within the provider's tool budget, and the canonical → exposed
-// name map; Snapshot.Resolve maps a name the model called back to its entry.
-//
-// When a session has more tools than a provider takes (Budget), the overlay
-// declares the built-in search_tools plus the tools the session used and the
-// tools search_tools returned before; Registry.SearchTools runs a search and
-// records what it returned, so those tools join the next overlay.
-//
-// # Revisions
-//
-// Every change to a session's effective tool set bumps its tools_revision by
-// one: a connector or tool toggled, a connector's tool list changed
-// (list_changed, reconnect, removal) where the session uses that connector,
-// new search_tools results. A change that leaves the set as it was (a no-op
-// toggle, a list change of a connector the session does not use, the same
-// list announced again) does not. The revision never decreases.
-//
-// # Persistence
-//
-// The snapshot is stored with store.PutRegistrySnapshot under the session id:
-//
-//	{
-//	  "format": 1,
-//	  "revision": 7,
-//	  "entries": [              // sorted by canonical name
-//	    {"canonical": "fs.read_file", "server": "fs", "serverName": "Files",
-//	     "tool": "read_file", "connectorId": "…", "title": "…",
-//	     "description": "…",    // as the server gave it, without "(via …)"
-//	     "inputSchema": {…},    // as the server gave it
-//	     "outputSchema": {…}, "annotations": {"readOnlyHint": true},
-//	     "names": {"anthropic": "fs__read_file", "gemini": "fs__read_file",
-//	               "openai": "fs__read_file"}}
-//	  ],
-//	  "found": ["fs.read_file"] // search_tools results, most recent first
-//	}
-//
-// Normalised schemas are not stored: they are a pure function of the input
-// schema and are recomputed on load. chat.Session.ToolsRevision mirrors the
-// snapshot's revision. The store has no transaction spanning both records,
-// so every change writes the session first (UpdateSession, which also
-// carries the toggle itself) and the snapshot second; loading takes the
-// larger of the two revisions, so a crash between the writes can repeat a
-// bump but never lower a revision.
-//
-// After a restart, connectors report their tools again. Until a connector
-// has reported (SetConnectorTools, even with no tools) the session keeps
-// that connector's entries from its stored snapshot, so the revision does
-// not flap while servers start. A supervisor should therefore report every
-// configured connector, failed ones with no tools, and call RemoveConnector
-// for deleted ones. Server slugs are assigned over the connectors the
-// registry knows (the oldest id keeps a contested slug); reporting every
-// configured connector also keeps slugs stable.
 //
 // # Concurrency
 //
@@ -177,24 +117,4 @@
 // runs once per connector, not per session, so the roots it sees are the
 // union of every session's (SetRoots), and a server request is attributed
 // to the latest call running on its connector.
-//
-// A Registry is safe for concurrent use. One mutex guards the connector
-// table and the session cache, and is held for a whole operation, store
-// writes included, so operations on the registry are serialised and every
-// session's writes reach the store in revision order. (bbolt transactions
-// are short; the cost is that a Snapshot call waits for a write in flight.)
-// The registry starts no goroutines and holds no resources: there is
-// nothing to close. It assumes it is the only writer of a session's
-// EnabledConnectors, DisabledTools and ToolsRevision once it has loaded
-// the session; when a store write fails the session is dropped from the
-// cache and reloaded (and reconciled) on next use.
-//
-// A Snapshot is a value: Snapshot returns a copy that stays valid and
-// unchanged after the lock is released. Its entries share schema bytes and
-// name maps with the registry, which never modifies them after building; a
-// caller must not modify them either.
-//
-// The naming, schema and envelope functions (ExposedNames, NormalizeSchema,
-// ValidateArguments, Normalize, ErrorResult) are pure and safe for
-// concurrent use.
 package mcp

@@ -266,63 +266,75 @@ func (f Field) label() string { return cmp.Or(f.Title, f.Name) }
 func (f Field) check(v any) string {
 	switch f.Kind {
 	case FieldString:
-		s, ok := v.(string)
-		if !ok {
-			return "must be text"
-		}
-		if len(f.Options) > 0 {
-			if !slices.Contains(f.Options, s) {
-				return "must be one of " + strings.Join(quoteAll(f.Options), ", ")
-			}
-			return ""
-		}
-		n := utf8.RuneCountInString(s)
-		if f.MinLength != nil && n < *f.MinLength {
-			return fmt.Sprintf("must be at least %d characters", *f.MinLength)
-		}
-		if f.MaxLength != nil && n > *f.MaxLength {
-			return fmt.Sprintf("must be at most %d characters", *f.MaxLength)
-		}
-		return checkFormat(f.Format, s)
+		return f.checkString(v)
 	case FieldNumber, FieldInteger:
-		x, ok := number(v)
-		if !ok {
-			return "must be a number"
-		}
-		if f.Kind == FieldInteger && x != math.Trunc(x) {
-			return "must be a whole number"
-		}
-		if f.Minimum != nil && x < *f.Minimum {
-			return fmt.Sprintf("must be at least %v", *f.Minimum)
-		}
-		if f.Maximum != nil && x > *f.Maximum {
-			return fmt.Sprintf("must be at most %v", *f.Maximum)
-		}
-		return ""
+		return f.checkNumber(v)
 	case FieldBoolean:
 		if _, ok := v.(bool); !ok {
 			return "must be true or false"
 		}
 		return ""
 	case FieldMulti:
-		list, ok := stringList(v)
-		if !ok {
-			return "must be a list of choices"
-		}
-		for _, s := range list {
-			if !slices.Contains(f.Options, s) {
-				return fmt.Sprintf("has %q, which is not one of %s", s, strings.Join(quoteAll(f.Options), ", "))
-			}
-		}
-		if f.MinItems != nil && len(list) < *f.MinItems {
-			return fmt.Sprintf("needs at least %d choices", *f.MinItems)
-		}
-		if f.MaxItems != nil && len(list) > *f.MaxItems {
-			return fmt.Sprintf("allows at most %d choices", *f.MaxItems)
+		return f.checkMulti(v)
+	}
+	return "has an unknown kind"
+}
+
+func (f Field) checkString(v any) string {
+	s, ok := v.(string)
+	if !ok {
+		return "must be text"
+	}
+	if len(f.Options) > 0 {
+		if !slices.Contains(f.Options, s) {
+			return "must be one of " + strings.Join(quoteAll(f.Options), ", ")
 		}
 		return ""
 	}
-	return "has an unknown kind"
+	n := utf8.RuneCountInString(s)
+	if f.MinLength != nil && n < *f.MinLength {
+		return fmt.Sprintf("must be at least %d characters", *f.MinLength)
+	}
+	if f.MaxLength != nil && n > *f.MaxLength {
+		return fmt.Sprintf("must be at most %d characters", *f.MaxLength)
+	}
+	return checkFormat(f.Format, s)
+}
+
+func (f Field) checkNumber(v any) string {
+	x, ok := number(v)
+	if !ok {
+		return "must be a number"
+	}
+	if f.Kind == FieldInteger && x != math.Trunc(x) {
+		return "must be a whole number"
+	}
+	if f.Minimum != nil && x < *f.Minimum {
+		return fmt.Sprintf("must be at least %v", *f.Minimum)
+	}
+	if f.Maximum != nil && x > *f.Maximum {
+		return fmt.Sprintf("must be at most %v", *f.Maximum)
+	}
+	return ""
+}
+
+func (f Field) checkMulti(v any) string {
+	list, ok := stringList(v)
+	if !ok {
+		return "must be a list of choices"
+	}
+	for _, s := range list {
+		if !slices.Contains(f.Options, s) {
+			return fmt.Sprintf("has %q, which is not one of %s", s, strings.Join(quoteAll(f.Options), ", "))
+		}
+	}
+	if f.MinItems != nil && len(list) < *f.MinItems {
+		return fmt.Sprintf("needs at least %d choices", *f.MinItems)
+	}
+	if f.MaxItems != nil && len(list) > *f.MaxItems {
+		return fmt.Sprintf("allows at most %d choices", *f.MaxItems)
+	}
+	return ""
 }
 
 func checkFormat(format, s string) string {

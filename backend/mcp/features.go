@@ -2,6 +2,7 @@ package mcp
 
 import (
 	"context"
+	"maestro/backend/tools"
 	"net/url"
 	"time"
 
@@ -145,9 +146,10 @@ type Authorizer interface {
 	Authorize(ctx context.Context, connector string, authURL func(redirectURI string) (string, error)) (url.Values, error)
 }
 
-// ToolSink receives each connector's tool list; *Registry satisfies it.
+// ToolSink receives each connector's tool list; *tools.Registry satisfies
+// it.
 type ToolSink interface {
-	SetConnectorTools(ctx context.Context, connectorID, displayName string, tools []mcpgo.Tool) error
+	SetConnectorTools(ctx context.Context, connectorID, displayName string, list []tools.Tool) error
 	RemoveConnector(ctx context.Context, connectorID string) error
 }
 

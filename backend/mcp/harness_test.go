@@ -11,6 +11,7 @@ import (
 
 	"maestro/backend/chat"
 	"maestro/backend/store"
+	"maestro/backend/tools"
 )
 
 // recEvents records state changes and log lines.
@@ -48,7 +49,7 @@ func (e *recEvents) statesOf(id string) []State {
 type harness struct {
 	t       testing.TB
 	st      *store.Store
-	reg     *Registry
+	reg     *tools.Registry
 	sup     *Supervisor
 	events  *recEvents
 	secrets *MemorySecrets
@@ -57,7 +58,7 @@ type harness struct {
 func newHarness(t testing.TB, opts ...SupervisorOption) *harness {
 	t.Helper()
 	h := &harness{t: t, st: openStore(t, ""), events: &recEvents{}, secrets: NewMemorySecrets()}
-	h.reg = NewRegistry(h.st)
+	h.reg = tools.NewRegistry(h.st, testRules)
 	base := []SupervisorOption{
 		WithConnectorStore(h.st), WithSecrets(h.secrets), WithToolSink(h.reg), WithEvents(h.events),
 		WithClientInfo("maestro-test", "0.0.1"), WithBackoff(50*time.Millisecond, 400*time.Millisecond),

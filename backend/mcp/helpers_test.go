@@ -2,7 +2,8 @@ package mcp
 
 import (
 	"context"
-	"fmt"
+	"encoding/json"
+	"reflect"
 	"testing"
 
 	"github.com/mark3labs/mcp-go/client"
@@ -79,35 +80,24 @@ func listTools(t testing.TB, srv *server.MCPServer) []mcpgo.Tool {
 	return res.Tools
 }
 
-// Words for generated tools: varied names and descriptions.
-var (
-	verbs  = []string{"read", "write", "list", "search", "create", "delete", "update", "get", "move", "copy"}
-	nouns  = []string{"file", "issue", "page", "message", "event", "record", "image", "user", "branch", "invoice"}
-	topics = []string{"calendar", "repository", "wiki", "chat", "ledger", "warehouse", "gallery", "directory", "pipeline", "billing"}
-)
+// testRules name the tools of these tests. Any provider's rules would do:
+// the tests route calls, and a provider without rules (the tests call as
+// "openai") gets these.
+var testRules = []chat.ToolRules{{Provider: "test", MaxTools: 128, MaxNameLen: 64, NameEllipsis: "_", Schema: chat.SchemaJSON}}
 
-// genTools makes n varied tools for server number s.
-func genTools(s, n int) []mcpgo.Tool {
-	tools := make([]mcpgo.Tool, 0, n)
-	for i := range n {
-		verb, noun, topic := verbs[i%10], nouns[(i/10)%10], topics[(i+s)%10]
-		name := fmt.Sprintf("%s_%s_%d", verb, noun, i)
-		desc := fmt.Sprintf("%s a %s in the %s of workspace %d. Returns the %s as JSON.", verb, noun, topic, s, noun)
-		opts := []mcpgo.ToolOption{
-			mcpgo.WithDescription(desc),
-			mcpgo.WithString("id", mcpgo.Required(), mcpgo.Description("The "+noun+" id")),
-			mcpgo.WithNumber("limit", mcpgo.Description("At most this many results")),
-		}
-		if i%3 == 0 {
-			opts = append(opts, mcpgo.WithString("mode", mcpgo.Enum("fast", "full")))
-		}
-		if i%4 == 0 {
-			opts = append(opts, mcpgo.WithArray("tags", mcpgo.WithStringItems()))
-		}
-		if i%5 == 0 {
-			opts = append(opts, mcpgo.WithReadOnlyHintAnnotation(true))
-		}
-		tools = append(tools, mcpgo.NewTool(name, opts...))
+// jsonEqual reports whether a and b hold the same JSON value.
+func jsonEqual(a, b []byte) bool {
+	var x, y any
+	if json.Unmarshal(a, &x) != nil || json.Unmarshal(b, &y) != nil {
+		return false
 	}
-	return tools
+	return reflect.DeepEqual(x, y)
+}
+
+// clip shortens s to about n bytes for a failure message.
+func clip(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	return s[:n] + "…"
 }

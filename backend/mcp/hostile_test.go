@@ -13,6 +13,7 @@ import (
 
 	"maestro/backend/chat"
 	"maestro/backend/mcp/hostile"
+	"maestro/backend/tools"
 )
 
 // The hostile-server suite, supervisor side: each test runs an attack of
@@ -68,10 +69,10 @@ func TestHostileHugeResult(t *testing.T) {
 			t.Fatalf("result = successful %v truncated %v size %d (%s); want a cut success of %d MB", res.Successful, res.Truncated, res.Size, res.Error, mb)
 		}
 		want := fmt.Sprintf("truncated: the result was %d MiB; showing the first 32 KiB", mb)
-		if len(res.Data) > DefaultResultCap || !strings.Contains(string(res.Data), want) {
+		if len(res.Data) > tools.DefaultResultCap || !strings.Contains(string(res.Data), want) {
 			t.Errorf("data: %d bytes ending %q; want at most 32 KiB with %q", len(res.Data), tail(res.Data), want)
 		}
-		if len(res.Raw) > DefaultStoredCap || !json.Valid(res.Raw) || !strings.Contains(string(res.Raw), fmt.Sprintf("the server sent %d bytes", mb<<20)) {
+		if len(res.Raw) > tools.DefaultStoredCap || !json.Valid(res.Raw) || !strings.Contains(string(res.Raw), fmt.Sprintf("the server sent %d bytes", mb<<20)) {
 			t.Errorf("raw: %d bytes, valid %v, ending %q", len(res.Raw), json.Valid(res.Raw), tail(res.Raw))
 		}
 		if alloc > 64<<20 {
@@ -88,7 +89,7 @@ func TestHostileHugeResultInProcess(t *testing.T) {
 	t.Parallel()
 	h, _, sess := hostileInProcess(t, hostile.Options{})
 	res := h.call(t.Context(), sess, "hostile.huge_text", `{"mb":20}`, nil)
-	if !res.Successful || !res.Truncated || res.Size != 20<<20 || len(res.Data) > DefaultResultCap || len(res.Raw) > DefaultStoredCap {
+	if !res.Successful || !res.Truncated || res.Size != 20<<20 || len(res.Data) > tools.DefaultResultCap || len(res.Raw) > tools.DefaultStoredCap {
 		t.Errorf("result: truncated %v size %d data %d raw %d", res.Truncated, res.Size, len(res.Data), len(res.Raw))
 	}
 }
@@ -154,40 +155,17 @@ func TestHostileDeepJSON(t *testing.T) {
 }
 
 // TestHostileDeepSchema: a tool whose input schema is nested 10,000 deep.
-// Over stdio the tools/list is refused and the connector says why;
-// in-process the registry normalises it for every provider without a
-// crash, and the schemas it declares are bounded.
+// Over stdio the tools/list is refused and the connector says why.
+// (backend/tools checks that the registry normalises it, listed in
+// process, for every provider without a crash.)
 func TestHostileDeepSchema(t *testing.T) {
 	t.Parallel()
-	t.Run("stdio", func(t *testing.T) {
-		t.Parallel()
-		h := newHarness(t, WithMaxStartFailures(1))
-		c := h.add(selfServer(t, "Hostile", "hostile-deep"))
-		st := h.settle(c.ID)
-		if st.State != StateError || !strings.Contains(st.Error, "nested more than 128 levels deep") {
-			t.Errorf("state = %s, %q; want an error naming the depth", st.State, st.Error)
-		}
-	})
-	t.Run("in-process", func(t *testing.T) {
-		t.Parallel()
-		h, _, sess := hostileInProcess(t, hostile.Options{DeepSchema: true})
-		snap, err := h.reg.Snapshot(t.Context(), sess)
-		if err != nil {
-			t.Fatal(err)
-		}
-		e, ok := snap.Lookup("hostile.deep_schema")
-		if !ok {
-			t.Fatal("deep_schema is not in the snapshot")
-		}
-		for _, p := range Providers {
-			if s := e.Schema(p); !json.Valid(s) || len(s) > 1<<20 {
-				t.Errorf("%s schema: %d bytes, valid %v", p, len(s), json.Valid(s))
-			}
-		}
-		if err := ValidateArguments(e.InputSchema, json.RawMessage(`{"a":{"a":{}}}`)); err != nil {
-			t.Errorf("ValidateArguments: %v", err)
-		}
-	})
+	h := newHarness(t, WithMaxStartFailures(1))
+	c := h.add(selfServer(t, "Hostile", "hostile-deep"))
+	st := h.settle(c.ID)
+	if st.State != StateError || !strings.Contains(st.Error, "nested more than 128 levels deep") {
+		t.Errorf("state = %s, %q; want an error naming the depth", st.State, st.Error)
+	}
 }
 
 // TestHostileFlood: during one call the server sends 5,000 log messages,
@@ -233,40 +211,6 @@ func TestHostileFlood(t *testing.T) {
 	}
 	if !slices.ContainsFunc(lines, func(l LogLine) bool { return strings.Contains(l.Text, "log lines were not shown") }) {
 		t.Error("no note says lines were held back")
-	}
-}
-
-// TestHostileNames: tools whose names collide once sanitised (get_data,
-// get-data, get.data), one that looks like another (Cyrillic а) and one
-// too long: every provider gets distinct names that resolve back to the
-// right tool.
-func TestHostileNames(t *testing.T) {
-	t.Parallel()
-	h, _, sess := hostileInProcess(t, hostile.Options{})
-	snap, err := h.reg.Snapshot(t.Context(), sess)
-	if err != nil {
-		t.Fatal(err)
-	}
-	tools := []string{"get_data", "get-data", "get.data", hostile.LookAlike, strings.Repeat("long_", 20)}
-	for _, p := range Providers {
-		seen := map[string]string{}
-		for _, tool := range tools {
-			e, ok := snap.Lookup("hostile." + tool)
-			if !ok {
-				t.Fatalf("no hostile.%s", tool)
-			}
-			name := e.Name(p)
-			if prev, dup := seen[name]; dup {
-				t.Errorf("%s: %q and %q both exposed as %q", p, prev, tool, name)
-			}
-			seen[name] = tool
-			if !ValidName(p, name) {
-				t.Errorf("%s: %q is not a valid name", p, name)
-			}
-			if back, ok := snap.Resolve(p, name); !ok || back.Tool != tool {
-				t.Errorf("%s: %q resolves to %q; want %q", p, name, back.Tool, tool)
-			}
-		}
 	}
 }
 

@@ -12,6 +12,7 @@ import (
 	"strings"
 
 	"maestro/backend/chat"
+	"maestro/backend/tools"
 )
 
 // A tool result's image is stored once and may be sent to any provider
@@ -47,16 +48,16 @@ func fitAttachments(atts []chat.Attachment, budget int) []chat.Attachment {
 			continue
 		}
 		if n, ok := droppedSize(a.Data); ok {
-			atts[i] = refused(a, fmt.Sprintf("the server sent %s of base64, more than Maestro reads", humanSize(n)))
+			atts[i] = refused(a, fmt.Sprintf("the server sent %s of base64, more than Maestro reads", tools.HumanSize(n)))
 			continue
 		}
 		if a.Type == "image" {
 			a = fitImage(a)
 		} else if len(a.Data) > maxAttachmentBase64 {
-			a = refused(a, fmt.Sprintf("%s of base64 is more than the %s a provider takes", humanSize(len(a.Data)), humanSize(maxAttachmentBase64)))
+			a = refused(a, fmt.Sprintf("%s of base64 is more than the %s a provider takes", tools.HumanSize(len(a.Data)), tools.HumanSize(maxAttachmentBase64)))
 		}
 		if used+len(a.Data) > budget {
-			a = refused(a, fmt.Sprintf("this result's attachments pass the %s Maestro keeps of one result", humanSize(budget)))
+			a = refused(a, fmt.Sprintf("this result's attachments pass the %s Maestro keeps of one result", tools.HumanSize(budget)))
 		}
 		used += len(a.Data)
 		atts[i] = a
@@ -85,10 +86,10 @@ func fitImage(a chat.Attachment) chat.Attachment {
 	if fits {
 		return a
 	}
-	size := fmt.Sprintf("%s, %s", humanSize(len(raw)), strings.ToUpper(cmpOr(format, a.MIMEType)))
+	size := fmt.Sprintf("%s, %s", tools.HumanSize(len(raw)), strings.ToUpper(cmpOr(format, a.MIMEType)))
 	switch {
 	case cfgErr != nil:
-		return refused(a, fmt.Sprintf("it is %s, over the providers' limit, and Maestro cannot downscale %s", humanSize(len(raw)), a.MIMEType))
+		return refused(a, fmt.Sprintf("it is %s, over the providers' limit, and Maestro cannot downscale %s", tools.HumanSize(len(raw)), a.MIMEType))
 	case cfg.Width*cfg.Height > maxDecodePixels:
 		return refused(a, fmt.Sprintf("%d×%d px is too large to downscale", cfg.Width, cfg.Height))
 	}
@@ -116,7 +117,7 @@ func fitImage(a chat.Attachment) chat.Attachment {
 		return chat.Attachment{Type: a.Type, MIMEType: enc.mime, URI: a.URI, Name: a.Name,
 			Data: base64.StdEncoding.EncodeToString(b.Bytes()),
 			Text: fmt.Sprintf("[downscaled by Maestro from %d×%d px (%s) to %d×%d px (%s) to fit the providers' limits]",
-				cfg.Width, cfg.Height, size, bounds.Dx(), bounds.Dy(), humanSize(b.Len()))}
+				cfg.Width, cfg.Height, size, bounds.Dx(), bounds.Dy(), tools.HumanSize(b.Len()))}
 	}
 	return refused(a, "it stays over the providers' limit even downscaled")
 }

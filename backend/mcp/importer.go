@@ -61,42 +61,51 @@ func (r ImportReport) Imported() int {
 // server, without adding anything. The error is for a file that is not
 // JSON or holds no server map; entry problems are in the report.
 func ParseServersFile(data []byte) (ImportReport, error) {
-	v, err := decodeJSON(data)
+	v, err := decodeFile(data)
 	if err != nil {
 		return ImportReport{}, chat.E(chat.ErrInvalid, "the file is not JSON (%s)", jsonProblem(data, err))
 	}
-	root, ok := v.(*object)
+	root, ok := objectOf(v)
 	if !ok {
 		return ImportReport{}, chat.E(chat.ErrInvalid, "the file is JSON but not an object of servers, such as {\"mcpServers\": {…}}")
 	}
-	servers := root
-	for _, key := range []string{"mcpServers", "servers", "mcp_servers"} {
-		if s, ok := root.get(key); ok {
-			if servers, ok = s.(*object); !ok {
-				return ImportReport{}, chat.E(chat.ErrInvalid, "%q in the file is not an object of servers", key)
-			}
-			break
-		}
-	}
-	if servers == root && !looksLikeServers(root) {
-		return ImportReport{}, chat.E(chat.ErrInvalid, "mcp: import: no \"mcpServers\" in the file")
+	servers, err := serverMap(root)
+	if err != nil {
+		return ImportReport{}, err
 	}
 	var rep ImportReport
 	for _, name := range servers.keys {
-		raw, _ := servers.get(name)
-		rep.Entries = append(rep.Entries, parseEntry(name, raw))
+		rep.Entries = append(rep.Entries, parseEntry(name, servers.vals[name]))
 	}
 	return rep, nil
 }
 
+// serverMap finds the servers in a file: under "mcpServers", "servers" or
+// "mcp_servers", or the whole file when it is a server map itself.
+func serverMap(root jsonObject) (jsonObject, error) {
+	for _, key := range []string{"mcpServers", "servers", "mcp_servers"} {
+		if v, ok := root.vals[key]; ok {
+			servers, ok := objectOf(v)
+			if !ok {
+				return jsonObject{}, chat.E(chat.ErrInvalid, "%q in the file is not an object of servers", key)
+			}
+			return servers, nil
+		}
+	}
+	if !looksLikeServers(root) {
+		return jsonObject{}, chat.E(chat.ErrInvalid, "mcp: import: no \"mcpServers\" in the file")
+	}
+	return root, nil
+}
+
 // looksLikeServers reports whether a bare object is a server map: every
 // value an object with a command or a url.
-func looksLikeServers(o *object) bool {
-	if o.len() == 0 {
+func looksLikeServers(o jsonObject) bool {
+	if len(o.keys) == 0 {
 		return false
 	}
 	for _, k := range o.keys {
-		e, ok := o.vals[k].(*object)
+		e, ok := objectOf(o.vals[k])
 		if !ok || (!e.has("command") && !e.has("url")) {
 			return false
 		}
@@ -104,95 +113,132 @@ func looksLikeServers(o *object) bool {
 	return true
 }
 
-var knownEntryKeys = set("command", "args", "env", "cwd", "type", "transport", "url", "headers", "disabled")
+var knownEntryKeys = map[string]bool{"command": true, "args": true, "env": true, "cwd": true, "type": true,
+	"transport": true, "url": true, "headers": true, "disabled": true}
 
-func parseEntry(name string, raw any) ImportEntry {
+// skipped is the reason an entry is not imported.
+type skipped string
+
+func skip(format string, args ...any) *skipped {
+	s := skipped(fmt.Sprintf(format, args...))
+	return &s
+}
+
+// parseEntry turns one server entry into a connector, or says why it
+// cannot.
+func parseEntry(name string, raw json.RawMessage) ImportEntry {
 	out := ImportEntry{Name: name}
-	skip := func(format string, args ...any) ImportEntry {
-		out.Reason = fmt.Sprintf(format, args...)
-		return out
-	}
-	e, ok := raw.(*object)
+	e, ok := objectOf(raw)
 	if !ok {
-		return skip("the entry is %s, not an object", article(jsonKind(raw)))
+		out.Reason = fmt.Sprintf("the entry is %s, not an object", aKind(raw))
+		return out
 	}
 	for _, k := range e.keys {
 		if !knownEntryKeys[k] {
 			out.Ignored = append(out.Ignored, k)
 		}
 	}
-	c := Connector{Name: strings.TrimSpace(name)}
-	if c.Name == "" {
-		return skip("the entry has no name")
+	c, why := entryConnector(name, e, &out)
+	if why == nil {
+		why = validImport(c)
 	}
-	if d, ok := e.get("disabled"); ok {
-		b, isBool := d.(bool)
-		if !isBool {
-			return skip("\"disabled\" is not true or false")
+	if why != nil {
+		out.Reason = string(*why)
+		return out
+	}
+	out.Imported, out.Connector = true, c
+	return out
+}
+
+// entryConnector reads the connector an entry describes, adding notes to
+// out.
+func entryConnector(name string, e jsonObject, out *ImportEntry) (*Connector, *skipped) {
+	c := &Connector{Name: strings.TrimSpace(name)}
+	if c.Name == "" {
+		return nil, skip("the entry has no name")
+	}
+	if d, ok := e.vals["disabled"]; ok {
+		if jsonKindOf(d) != "boolean" {
+			return nil, skip("\"disabled\" is not true or false")
 		}
-		c.Disabled = b
+		c.Disabled = string(bytes.TrimSpace(d)) == "true"
 	}
 	command, hasCommand := e.str("command")
 	url, hasURL := e.str("url")
 	switch {
 	case e.has("command") && !hasCommand:
-		return skip("\"command\" is not a string")
+		return nil, skip("\"command\" is not a string")
 	case e.has("url") && !hasURL:
-		return skip("\"url\" is not a string")
+		return nil, skip("\"url\" is not a string")
 	case hasCommand && hasURL:
-		return skip("the entry has both a command and a url")
+		return nil, skip("the entry has both a command and a url")
 	case !hasCommand && !hasURL:
-		return skip("the entry has neither a command nor a url")
+		return nil, skip("the entry has neither a command nor a url")
+	case hasCommand:
+		c.Transport, c.Command = TransportStdio, command
+		return c, stdioEntry(c, e, out)
+	}
+	c.URL = url
+	return c, remoteEntry(c, e, out)
+}
+
+// stdioEntry reads a local server's arguments, environment and folder.
+func stdioEntry(c *Connector, e jsonObject, out *ImportEntry) *skipped {
+	var err error
+	if c.Args, err = stringListField(e, "args"); err != nil {
+		return skip("%v", err)
+	}
+	out.Notes = append(out.Notes, hideImportedSecrets(c)...)
+	if c.Env, err = stringMapField(e, "env", out); err != nil {
+		return skip("%v", err)
+	}
+	var ok bool
+	if c.Dir, ok = e.str("cwd"); e.has("cwd") && !ok {
+		return skip("\"cwd\" is not a string")
+	}
+	for _, k := range []string{"type", "headers"} {
+		if e.has(k) && (k != "type" || !isStdioType(e)) {
+			out.Notes = append(out.Notes, fmt.Sprintf("%q ignored: it is for remote servers", k))
+		}
+	}
+	return nil
+}
+
+// remoteEntry reads a remote server's transport and headers.
+func remoteEntry(c *Connector, e jsonObject, out *ImportEntry) *skipped {
+	typ, _ := e.str("type")
+	if typ == "" {
+		typ, _ = e.str("transport")
+	}
+	switch strings.ToLower(strings.ReplaceAll(strings.ReplaceAll(typ, "-", ""), "_", "")) {
+	case "http", "streamablehttp":
+		c.Transport = TransportHTTP
+	case "sse":
+		c.Transport = TransportSSE
+	case "":
+		c.Transport = TransportHTTP
+		out.Notes = append(out.Notes, "no type: taken as streamable HTTP")
+	default:
+		return skip("unknown type %q (http, streamable-http or sse)", typ)
 	}
 	var err error
-	if hasCommand {
-		c.Transport, c.Command = TransportStdio, command
-		if c.Args, err = stringListField(e, "args"); err != nil {
-			return skip("%v", err)
-		}
-		out.Notes = append(out.Notes, hideImportedSecrets(&c)...)
-		if c.Env, err = stringMapField(e, "env", &out); err != nil {
-			return skip("%v", err)
-		}
-		if c.Dir, ok = e.str("cwd"); e.has("cwd") && !ok {
-			return skip("\"cwd\" is not a string")
-		}
-		for _, k := range []string{"type", "headers"} {
-			if e.has(k) && (k != "type" || !isStdioType(e)) {
-				out.Notes = append(out.Notes, fmt.Sprintf("%q ignored: it is for remote servers", k))
-			}
-		}
-	} else {
-		c.URL = url
-		typ, _ := e.str("type")
-		if typ == "" {
-			typ, _ = e.str("transport")
-		}
-		switch strings.ToLower(strings.ReplaceAll(strings.ReplaceAll(typ, "-", ""), "_", "")) {
-		case "http", "streamablehttp":
-			c.Transport = TransportHTTP
-		case "sse":
-			c.Transport = TransportSSE
-		case "":
-			c.Transport = TransportHTTP
-			out.Notes = append(out.Notes, "no type: taken as streamable HTTP")
-		default:
-			return skip("unknown type %q (http, streamable-http or sse)", typ)
-		}
-		if c.Headers, err = stringMapField(e, "headers", &out); err != nil {
-			return skip("%v", err)
-		}
-		for _, k := range []string{"args", "env", "cwd"} {
-			if e.has(k) {
-				out.Notes = append(out.Notes, fmt.Sprintf("%q ignored: it is for local servers", k))
-			}
+	if c.Headers, err = stringMapField(e, "headers", out); err != nil {
+		return skip("%v", err)
+	}
+	for _, k := range []string{"args", "env", "cwd"} {
+		if e.has(k) {
+			out.Notes = append(out.Notes, fmt.Sprintf("%q ignored: it is for local servers", k))
 		}
 	}
+	return nil
+}
+
+// validImport checks an entry's connector as Add would.
+func validImport(c *Connector) *skipped {
 	if err := c.Validate(); err != nil {
 		return skip("%v", strings.TrimPrefix(err.Error(), fmt.Sprintf("connector %q: ", c.DisplayName())))
 	}
-	out.Imported, out.Connector = true, &c
-	return out
+	return nil
 }
 
 // hideImportedSecrets moves the arguments that look like secrets into the
@@ -225,25 +271,24 @@ func joinInts(ns []int) string {
 	return strings.Join(s[:len(s)-1], ", ") + " and " + s[len(s)-1]
 }
 
-func isStdioType(e *object) bool {
+func isStdioType(e jsonObject) bool {
 	t, _ := e.str("type")
 	return t == "stdio"
 }
 
-func stringListField(e *object, key string) ([]string, error) {
-	v, ok := e.get(key)
-	if !ok || v == nil {
+func stringListField(e jsonObject, key string) ([]string, error) {
+	if !e.present(key) {
 		return nil, nil
 	}
-	list, ok := v.([]any)
-	if !ok {
+	var list []json.RawMessage
+	if jsonKindOf(e.vals[key]) != "array" || json.Unmarshal(e.vals[key], &list) != nil {
 		return nil, fmt.Errorf("%q is not a list", key)
 	}
 	out := make([]string, 0, len(list))
 	for i, x := range list {
 		s, ok := scalarString(x)
 		if !ok {
-			return nil, fmt.Errorf("%q item %d is %s, not a string", key, i, article(jsonKind(x)))
+			return nil, fmt.Errorf("%q item %d is %s, not a string", key, i, aKind(x))
 		}
 		out = append(out, s)
 	}
@@ -252,42 +297,27 @@ func stringListField(e *object, key string) ([]string, error) {
 
 // stringMapField reads an env or headers map; numbers and booleans are
 // taken as their text (with a note).
-func stringMapField(e *object, key string, rep *ImportEntry) (map[string]string, error) {
-	v, ok := e.get(key)
-	if !ok || v == nil {
+func stringMapField(e jsonObject, key string, rep *ImportEntry) (map[string]string, error) {
+	if !e.present(key) {
 		return nil, nil
 	}
-	m, ok := v.(*object)
+	m, ok := objectOf(e.vals[key])
 	if !ok {
 		return nil, fmt.Errorf("%q is not an object", key)
 	}
-	out := make(map[string]string, m.len())
+	out := make(map[string]string, len(m.keys))
 	for _, k := range m.keys {
 		x := m.vals[k]
-		if s, ok := x.(string); ok {
-			out[k] = s
-			continue
-		}
 		s, ok := scalarString(x)
 		if !ok {
-			return nil, fmt.Errorf("%q value %q is %s, not a string", key, k, article(jsonKind(x)))
+			return nil, fmt.Errorf("%q value %q is %s, not a string", key, k, aKind(x))
 		}
 		out[k] = s
-		rep.Notes = append(rep.Notes, fmt.Sprintf("%s %q taken as the text %q", key, k, s))
+		if jsonKindOf(x) != "string" {
+			rep.Notes = append(rep.Notes, fmt.Sprintf("%s %q taken as the text %q", key, k, s))
+		}
 	}
 	return out, nil
-}
-
-func scalarString(v any) (string, bool) {
-	switch x := v.(type) {
-	case string:
-		return x, true
-	case json.Number:
-		return x.String(), true
-	case bool:
-		return fmt.Sprint(x), true
-	}
-	return "", false
 }
 
 // Import adds the servers of an mcpServers file as connectors. An entry

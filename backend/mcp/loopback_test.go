@@ -6,13 +6,10 @@ import (
 	"io"
 	"net/http"
 	"net/url"
-	"slices"
 	"strings"
 	"sync"
 	"testing"
 	"time"
-
-	mcpgo "github.com/mark3labs/mcp-go/mcp"
 
 	"maestro/backend/chat"
 )
@@ -126,54 +123,5 @@ func TestLoopbackAuthorizerErrorPageAndCancel(t *testing.T) {
 	}
 	if _, err := (&LoopbackAuthorizer{}).Authorize(t.Context(), "Files", nil); !errors.Is(err, chat.ErrUnavailable) {
 		t.Errorf("no browser: err = %v", err)
-	}
-}
-
-func TestRegistrySlugAndRevisionListener(t *testing.T) {
-	t.Parallel()
-	st := openStore(t, "")
-	var mu sync.Mutex
-	var heard []int64
-	reg := NewRegistry(st, WithRevisionListener(func(sessionID string, rev int64) {
-		mu.Lock()
-		heard = append(heard, rev)
-		mu.Unlock()
-	}))
-	ctx := t.Context()
-	if _, ok := reg.Slug("c1"); ok {
-		t.Error("Slug of an unknown connector: ok")
-	}
-	tools := listTools(t, newServer("files", mcpgo.NewTool("read"), mcpgo.NewTool("write")))
-	if err := reg.SetConnectorTools(ctx, "c1", "My Files", tools); err != nil {
-		t.Fatal(err)
-	}
-	if err := reg.SetConnectorTools(ctx, "c2", "My Files", nil); err != nil {
-		t.Fatal(err)
-	}
-	if s, ok := reg.Slug("c1"); !ok || s != "my_files" {
-		t.Errorf("Slug(c1) = %q, %v; want my_files", s, ok)
-	}
-	if s, _ := reg.Slug("c2"); s == "my_files" || !strings.HasPrefix(s, "my_files_") {
-		t.Errorf("Slug(c2) = %q, want a suffixed slug", s)
-	}
-	sess := newSession(t, st)
-	if _, err := reg.SetConnectorEnabled(ctx, sess.ID, "c1", true); err != nil {
-		t.Fatal(err)
-	}
-	if _, err := reg.SetConnectorEnabled(ctx, sess.ID, "c1", true); err != nil { // no-op: no event
-		t.Fatal(err)
-	}
-	if _, err := reg.SetToolEnabled(ctx, sess.ID, "my_files.write", false); err != nil {
-		t.Fatal(err)
-	}
-	// A list change of an enabled connector bumps the revision too.
-	more := listTools(t, newServer("files", mcpgo.NewTool("read"), mcpgo.NewTool("write"), mcpgo.NewTool("stat")))
-	if err := reg.SetConnectorTools(ctx, "c1", "My Files", more); err != nil {
-		t.Fatal(err)
-	}
-	mu.Lock()
-	defer mu.Unlock()
-	if !slices.Equal(heard, []int64{1, 2, 3}) {
-		t.Errorf("revisions heard = %v, want [1 2 3]", heard)
 	}
 }

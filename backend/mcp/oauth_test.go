@@ -5,6 +5,7 @@ import (
 	"crypto/sha256"
 	"encoding/base64"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"net/http"
@@ -18,6 +19,9 @@ import (
 
 	mcpgo "github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
+
+	"maestro/backend/chat"
+	"maestro/backend/tools"
 )
 
 // authServer is an MCP server behind OAuth, with its own authorization
@@ -191,7 +195,7 @@ func TestOAuthWaitsForSignIn(t *testing.T) {
 	}
 	// The registry has not seen the tools yet; a snapshot kept from an
 	// earlier run would still route to the connector, so call with one.
-	entry := Entry{Canonical: "secured.whoami", Server: "secured", ServerName: "Secured", Tool: "whoami", ConnectorID: c.ID,
+	entry := tools.Entry{Canonical: "secured.whoami", Server: "secured", ServerName: "Secured", Tool: "whoami", ConnectorID: c.ID,
 		InputSchema: json.RawMessage(`{"type":"object"}`)}
 	snap := testSnapshot(entry)
 	res := h.sup.Call(t.Context(), snap, CallRequest{CallID: "c1", Provider: "openai", Name: "secured__whoami", Arguments: json.RawMessage(`{}`)})
@@ -266,10 +270,52 @@ func writeJSON(w http.ResponseWriter, v any) {
 }
 
 // testSnapshot builds a snapshot of entries, as one stored before a
-// restart would be.
-func testSnapshot(entries ...Entry) Snapshot {
-	es := restoreEntries(entries)
-	return NewRegistry(nil).build("session", 1, es, nil)
+// restart: a registry loads it from a store that has it, the entries'
+// connectors not reported yet.
+func testSnapshot(entries ...tools.Entry) tools.Snapshot {
+	var enabled []string
+	for _, e := range entries {
+		enabled = append(enabled, e.ConnectorID)
+	}
+	snap, err := json.Marshal(map[string]any{"format": 1, "revision": 1, "entries": entries})
+	if err != nil {
+		panic(err)
+	}
+	st := &snapshotStore{sess: chat.Session{ID: "session", EnabledConnectors: enabled, ToolsRevision: 1}, snap: snap}
+	s, err := tools.NewRegistry(st, testRules).Snapshot(context.Background(), "session")
+	if err != nil {
+		panic(err)
+	}
+	return s
+}
+
+// snapshotStore holds one session and its stored snapshot.
+type snapshotStore struct {
+	sess chat.Session
+	snap []byte
+}
+
+func (s *snapshotStore) Session(context.Context, string) (chat.Session, error) { return s.sess, nil }
+
+func (s *snapshotStore) UpdateSession(_ context.Context, _ string, fn func(*chat.Session) error) (chat.Session, error) {
+	err := fn(&s.sess)
+	return s.sess, err
+}
+
+func (s *snapshotStore) RegistrySnapshot(_ context.Context, _ string, v any) error {
+	if s.snap == nil {
+		return chat.ErrNotFound
+	}
+	return json.Unmarshal(s.snap, v)
+}
+
+func (s *snapshotStore) PutRegistrySnapshot(_ context.Context, _ string, v any) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return errors.Join(chat.ErrInvalid, err)
+	}
+	s.snap = b
+	return nil
 }
 
 func readAll(r *http.Request) (string, error) {

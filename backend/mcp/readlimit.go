@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"fmt"
 	"io"
+	"maestro/backend/tools"
 	"mime"
 	"net/http"
 	"regexp"
@@ -227,7 +228,7 @@ func (b *boundedReader) finish() []byte {
 	case m.tooDeep || m.tooBig:
 		why := fmt.Sprintf("nested more than %d levels deep", b.lim.Depth)
 		if m.tooBig {
-			why = fmt.Sprintf("larger than %s after cutting long texts (%s in all)", humanSize(b.lim.Message), humanSize(m.seen))
+			why = fmt.Sprintf("larger than %s after cutting long texts (%s in all)", tools.HumanSize(b.lim.Message), tools.HumanSize(m.seen))
 		}
 		if m.id != nil && !m.hasMethod {
 			b.onNote("the server's answer was " + why + ": Maestro dropped it")

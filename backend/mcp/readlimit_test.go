@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"maestro/backend/tools"
 	"net/http"
 	"net/http/httptest"
 	"strings"
@@ -19,7 +20,7 @@ func readBounded(t testing.TB, input string, frame framing, lim ReadLimits) (str
 	var notes []string
 	r := newBoundedReader(strings.NewReader(input), frame, lim, func(s string) { notes = append(notes, s) })
 	r.onGarbage = func(excerpt string, size int) {
-		notes = append(notes, fmt.Sprintf("not JSON-RPC (%s): %q", humanSize(size), excerpt))
+		notes = append(notes, fmt.Sprintf("not JSON-RPC (%s): %q", tools.HumanSize(size), excerpt))
 	}
 	out, err := io.ReadAll(r)
 	if err != nil {

@@ -3,6 +3,7 @@ package mcp
 import (
 	"bytes"
 	"fmt"
+	"maestro/backend/tools"
 	"strconv"
 	"unicode/utf8"
 )
@@ -233,12 +234,12 @@ func (m *msgScanner) closeString() {
 		m.cuts++
 		if m.binary && !m.tooBig && !m.tooDeep {
 			m.out = append(m.out[:m.strStart], droppedMarker+strconv.Itoa(m.strLen)...)
-			m.cutNote = fmt.Sprintf("the server sent %s of base64 data; Maestro reads at most %s and dropped it", humanSize(m.strLen), humanSize(m.lim.Binary))
+			m.cutNote = fmt.Sprintf("the server sent %s of base64 data; Maestro reads at most %s and dropped it", tools.HumanSize(m.strLen), tools.HumanSize(m.lim.Binary))
 		} else {
 			for _, c := range []byte(cutMarkerPrefix + strconv.Itoa(m.strLen) + " bytes]") {
 				m.emit(c)
 			}
-			m.cutNote = fmt.Sprintf("the server sent a text of %s; Maestro kept the first %s", humanSize(m.strLen), humanSize(m.lim.String))
+			m.cutNote = fmt.Sprintf("the server sent a text of %s; Maestro kept the first %s", tools.HumanSize(m.strLen), tools.HumanSize(m.lim.String))
 		}
 	}
 	m.emit('"')

@@ -4,180 +4,68 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
-	"strings"
 	"unicode/utf8"
 
 	mcpgo "github.com/mark3labs/mcp-go/mcp"
 
 	"maestro/backend/chat"
+	"maestro/backend/tools"
 )
 
 // Every copy of a tool result is bounded (docs/SECURITY.md): what is read
 // from the server (ReadLimits), the data sent to the model
-// (ResultLimits.Model), the payload stored with the message for the UI
-// (ResultLimits.Stored, chat.ToolResult.Raw), the attachments
-// (ResultLimits.Attachments, and each image fitted to what every provider
-// takes, images.go), and the copy in a UI event (app's cap on Raw, with
-// CapJSON). Exports use the model's copy. A cut copy says so: Truncated,
-// Size, and a note with the sizes.
-
-// ResultLimits bound the copies of a tool result Normalize makes.
-type ResultLimits struct {
-	// Model is the most of the data (and of the error text) sent to the
-	// model, in bytes (DefaultResultCap).
-	Model int
-	// Stored is the most of the server's result kept as Raw with the
-	// message, for the UI (DefaultStoredCap).
-	Stored int
-	// Attachments is the most base64 data of one result's images, audio
-	// and blobs kept, all together (DefaultAttachmentsCap).
-	Attachments int
-}
-
-// Defaults of ResultLimits.
-const (
-	DefaultResultCap      = 32 << 10
-	DefaultStoredCap      = 1 << 20
-	DefaultAttachmentsCap = 8 << 20
-)
-
-func (l ResultLimits) withDefaults() ResultLimits {
-	if l.Model <= 0 {
-		l.Model = DefaultResultCap
-	}
-	if l.Stored <= 0 {
-		l.Stored = DefaultStoredCap
-	}
-	if l.Attachments <= 0 {
-		l.Attachments = DefaultAttachmentsCap
-	}
-	return l
-}
+// (tools.ResultLimits.Model, by tools.Envelope), the payload stored with
+// the message for the UI (ResultLimits.Stored, chat.ToolResult.Raw), the
+// attachments (ResultLimits.Attachments, and each image fitted to what
+// every provider takes, images.go), and the copy in a UI event (app's cap
+// on Raw, with CapJSON). Exports use the model's copy. A cut copy says so:
+// Truncated, Size, and a note with the sizes.
 
 // maxRawItems bounds the content items kept in Raw.
 const maxRawItems = 1000
 
-// Normalize turns an MCP tools/call result into Maestro's envelope
-// {successful, data, error}:
-//   - successful is !IsError;
-//   - data is structuredContent when present; else the text content when it
-//     parses as a JSON object; else {"text": all text parts joined by
-//     newlines}; {} when the result has no text at all;
-//   - on IsError, error is the text (data is kept only from
-//     structuredContent);
-//   - images, audio and resources become Attachments (never base64 text in
-//     data), within lim.Attachments, each image fitted to the providers'
-//     limits (fitImage);
-//   - Raw is the result as JSON for the UI, at most lim.Stored bytes, with
-//     base64 data left out (it is in the attachments);
-//   - data longer than lim.Model is cut to about lim.Model: {"text": "<the
-//     first bytes>", "note": "truncated: …"}; the error text is capped the
-//     same way. Truncated and Size say when any copy was cut, here or by the
-//     bounded reader (readlimit.go).
+// Normalize turns an MCP tools/call result into Maestro's envelope: its
+// content decoded into texts (with the size the bounded reader reported for
+// a text it cut), structuredContent and attachments (images, audio and
+// resources, never base64 text in data, within lim.Attachments, each image
+// fitted to the providers' limits by fitImage), shaped by tools.Envelope
+// within lim.Model. Raw is the result as JSON for the UI, at most
+// lim.Stored bytes, with base64 data left out (it is in the attachments).
 //
 // It never copies a text whole: the model's data is built from a prefix of
 // the texts, and Raw from texts cut to lim.Stored. (structuredContent given
 // as a Go value by an in-process server is marshalled once.) CallID, Name
 // and DurationMS are left for the caller.
-func Normalize(res *mcpgo.CallToolResult, lim ResultLimits) chat.ToolResult {
-	lim = lim.withDefaults()
+func Normalize(res *mcpgo.CallToolResult, lim tools.ResultLimits) chat.ToolResult {
+	lim = lim.WithDefaults()
 	if res == nil {
 		return chat.ToolResult{Error: "the tool returned no result"}
 	}
-	out := chat.ToolResult{Successful: !res.IsError}
-	var texts []string
+	out := outputOf(res, lim.Attachments)
+	env := tools.Envelope(out, lim)
+	raw, cut := rawCopy(res, lim.Stored)
+	env.Raw = raw
+	if cut && !env.Truncated {
+		env.Truncated, env.Size = true, int64(out.Size())
+	}
+	return env
+}
+
+// outputOf decodes a result's content for tools.Envelope, its attachments
+// fitted within budget.
+func outputOf(res *mcpgo.CallToolResult, budget int) tools.Output {
+	out := tools.Output{IsError: res.IsError, Structured: structured(res)}
 	var atts []chat.Attachment
 	for _, c := range res.Content {
 		if t, ok := textOf(c); ok {
-			texts = append(texts, t)
+			size, _ := cutSize(t)
+			out.Texts = append(out.Texts, tools.Text{Text: t, Size: size})
 		} else if a, ok := attachmentOf(c); ok {
 			atts = append(atts, a)
 		}
 	}
-	tx := measure(texts)
-	data := structured(res)
-	size := tx.size + len(data)
-
-	switch {
-	case res.IsError:
-		msg := strings.TrimSpace(tx.prefix(lim.Model + 1))
-		if msg == "" {
-			msg = "the tool reported an error without a message"
-		}
-		if tx.size > lim.Model || tx.cut {
-			msg = cutUTF8(msg, lim.Model) + "\n[" + truncationNote(tx.size, lim.Model) + "]"
-			out.Truncated = true
-		}
-		out.Error = msg
-	case data == nil && len(texts) == 0:
-		data = []byte("{}")
-	case data == nil && tx.size <= lim.Model && !tx.cut:
-		text := tx.prefix(lim.Model)
-		if trimmed := strings.TrimSpace(text); strings.HasPrefix(trimmed, "{") && json.Valid([]byte(trimmed)) {
-			data = compactJSON([]byte(trimmed))
-		} else {
-			data, _ = json.Marshal(map[string]string{"text": text})
-		}
-	case data == nil:
-		out.Data, out.Truncated = truncateText(tx.prefix(lim.Model), tx.size, lim.Model), true
-	}
-	if data != nil {
-		if len(data) > lim.Model {
-			out.Data, out.Truncated = truncateText(string(data[:min(len(data), lim.Model)]), len(data), lim.Model), true
-		} else {
-			out.Data = data
-		}
-	}
-	out.Attachments = fitAttachments(atts, lim.Attachments)
-	raw, cut := rawCopy(res, lim.Stored)
-	out.Raw = raw
-	if out.Truncated || cut || tx.cut {
-		out.Truncated, out.Size = true, int64(size)
-	}
+	out.Attachments = fitAttachments(atts, budget)
 	return out
-}
-
-// texts measures a result's text parts without joining them: size is the
-// length of their join ("\n" between parts), with the size the bounded
-// reader reported for a text it cut.
-type texts struct {
-	parts []string
-	size  int
-	cut   bool // the reader cut one of them
-}
-
-func measure(parts []string) texts {
-	t := texts{parts: parts}
-	for i, p := range parts {
-		if i > 0 {
-			t.size++
-		}
-		if n, ok := cutSize(p); ok {
-			t.size, t.cut = t.size+n, true
-		} else {
-			t.size += len(p)
-		}
-	}
-	return t
-}
-
-// prefix joins the parts up to n bytes (never splitting a character).
-func (t texts) prefix(n int) string {
-	var b strings.Builder
-	for i, p := range t.parts {
-		if i > 0 {
-			if b.Len() >= n {
-				break
-			}
-			b.WriteByte('\n')
-		}
-		if room := n - b.Len(); len(p) > room {
-			b.WriteString(cutUTF8(p, room))
-			break
-		}
-		b.WriteString(p)
-	}
-	return b.String()
 }
 
 // structured returns the result's structuredContent as compact JSON, or
@@ -237,7 +125,7 @@ func rawCopy(res *mcpgo.CallToolResult, limit int) (json.RawMessage, bool) {
 // by a note. n is about how many bytes it takes.
 func elide(c mcpgo.Content, limit int) (mcpgo.Content, int, bool) {
 	note := func(kind, mime, data string) string {
-		return fmt.Sprintf("[%s %s, %s of base64: shown as an attachment, not repeated here]", mime, kind, humanSize(len(data)))
+		return fmt.Sprintf("[%s %s, %s of base64: shown as an attachment, not repeated here]", mime, kind, tools.HumanSize(len(data)))
 	}
 	switch t := c.(type) {
 	case mcpgo.TextContent:
@@ -301,36 +189,8 @@ func CapJSON(doc []byte, limit int) (out json.RawMessage, cut bool) {
 			return bytes.Clone(m.out), true
 		}
 	}
-	b, _ := json.Marshal(fmt.Sprintf("[Maestro: the result (%s) is too large to show here]", humanSize(len(doc))))
+	b, _ := json.Marshal(fmt.Sprintf("[Maestro: the result (%s) is too large to show here]", tools.HumanSize(len(doc))))
 	return b, true
-}
-
-// truncateText builds {"text": <a prefix of s>, "note": …} of at most
-// capBytes bytes (the longest prefix that fits once escaped); total is the
-// size of the result before truncation.
-func truncateText(s string, total, capBytes int) json.RawMessage {
-	note := truncationNote(total, capBytes)
-	encode := func(n int) []byte {
-		b, _ := json.Marshal(struct {
-			Text string `json:"text"`
-			Note string `json:"note"`
-		}{cutUTF8(s, n), note})
-		return b
-	}
-	lo, hi := 0, min(len(s), capBytes) // encode(lo) fits, or nothing does
-	for lo < hi {
-		mid := (lo + hi + 1) / 2
-		if len(encode(mid)) <= capBytes {
-			lo = mid
-		} else {
-			hi = mid - 1
-		}
-	}
-	return encode(lo)
-}
-
-func truncationNote(total, capBytes int) string {
-	return fmt.Sprintf("truncated: the result was %s; showing the first %s", humanSize(total), humanSize(capBytes))
 }
 
 // cutUTF8 returns at most n bytes of s, never splitting a character.
@@ -342,21 +202,6 @@ func cutUTF8(s string, n int) string {
 		n--
 	}
 	return s[:n]
-}
-
-func humanSize(n int) string {
-	switch {
-	case n >= 10<<20:
-		return fmt.Sprintf("%d MiB", n>>20)
-	case n >= 1<<20:
-		return fmt.Sprintf("%.1f MiB", float64(n)/(1<<20))
-	case n >= 10<<10:
-		return fmt.Sprintf("%d KiB", n>>10)
-	case n >= 1<<10:
-		return fmt.Sprintf("%.1f KiB", float64(n)/(1<<10))
-	default:
-		return fmt.Sprintf("%d bytes", n)
-	}
 }
 
 func textOf(c mcpgo.Content) (string, bool) {

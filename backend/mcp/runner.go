@@ -203,7 +203,7 @@ func (r *runner) reportTools(ctx context.Context, cfg Connector, tools []mcpgo.T
 	if r.sup.sink == nil {
 		return
 	}
-	if err := r.sup.sink.SetConnectorTools(ctx, cfg.ID, cfg.DisplayName(), tools); err != nil {
+	if err := r.sup.sink.SetConnectorTools(ctx, cfg.ID, cfg.DisplayName(), toolsOf(tools)); err != nil {
 		r.note("the registry did not take the tool list: %v", err)
 	}
 }

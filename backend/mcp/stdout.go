@@ -2,6 +2,7 @@ package mcp
 
 import (
 	"fmt"
+	"maestro/backend/tools"
 	"sync"
 )
 
@@ -16,7 +17,7 @@ func (l *link) readNote(s string) { l.r.log(SourceMaestro, "warning", "", s) }
 // JSON-RPC (mcp-go would skip it silently) and keeps it for the error.
 func (l *link) stdoutNoise(excerpt string, size int) {
 	l.noise.add(excerpt)
-	l.r.log(SourceMaestro, "warning", "", fmt.Sprintf("the server wrote to stdout a line that is not JSON-RPC (%s): %q; MCP servers write only JSON-RPC there, and logs to stderr", humanSize(size), excerpt))
+	l.r.log(SourceMaestro, "warning", "", fmt.Sprintf("the server wrote to stdout a line that is not JSON-RPC (%s): %q; MCP servers write only JSON-RPC there, and logs to stderr", tools.HumanSize(size), excerpt))
 }
 
 // noiseNote says what a stdio server wrote to stdout instead of JSON-RPC,

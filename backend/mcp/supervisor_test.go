@@ -16,6 +16,7 @@ import (
 	mcpgo "github.com/mark3labs/mcp-go/mcp"
 
 	"maestro/backend/chat"
+	"maestro/backend/tools"
 )
 
 func TestSupervisorRoutesCalls(t *testing.T) {
@@ -59,7 +60,7 @@ func TestSupervisorRoutesCalls(t *testing.T) {
 
 	t.Run("result over the cap is truncated", func(t *testing.T) {
 		res := h.call(ctx, sess, "test.big", `{}`, nil)
-		if !res.Successful || !res.Truncated || len(res.Data) > DefaultResultCap+512 {
+		if !res.Successful || !res.Truncated || len(res.Data) > tools.DefaultResultCap+512 {
 			t.Fatalf("big result: successful=%v truncated=%v %d bytes", res.Successful, res.Truncated, len(res.Data))
 		}
 	})

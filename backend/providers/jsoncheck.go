@@ -53,18 +53,10 @@ func IsCompactJSON(b []byte, escapeHTML bool) bool {
 			}
 		} else if key {
 			return false
-		} else {
-			switch {
-			case c == '{' || c == '[':
-				closer := byte('}')
-				if c == '[' {
-					closer = ']'
-				}
-				i++
-				if i < len(b) && b[i] == closer {
-					i++
-					break // empty container: a complete value
-				}
+		} else if c == '{' || c == '[' {
+			closer := c + 2 // '}' follows '{' as ']' follows '[', two apart in ASCII
+			i++
+			if i >= len(b) || b[i] != closer {
 				if depth == MaxCheckDepth {
 					return false
 				}
@@ -72,20 +64,10 @@ func IsCompactJSON(b []byte, escapeHTML bool) bool {
 				depth++
 				key = c == '{'
 				continue
-			case c == 't':
-				i = checkLiteral(b, i, "true")
-			case c == 'f':
-				i = checkLiteral(b, i, "false")
-			case c == 'n':
-				i = checkLiteral(b, i, "null")
-			case c == '-' || '0' <= c && c <= '9':
-				i = checkNumber(b, i)
-			default:
-				return false
 			}
-			if i < 0 {
-				return false
-			}
+			i++ // an empty container: a complete value
+		} else if i = checkScalar(b, i); i < 0 {
+			return false
 		}
 		// A value ended at i: close the containers that end here, then
 		// move to the next element or member.
@@ -110,6 +92,22 @@ func IsCompactJSON(b []byte, escapeHTML bool) bool {
 			break
 		}
 	}
+}
+
+// checkScalar checks the literal or number at b[i], returning the index
+// after it, or -1.
+func checkScalar(b []byte, i int) int {
+	switch c := b[i]; {
+	case c == 't':
+		return checkLiteral(b, i, "true")
+	case c == 'f':
+		return checkLiteral(b, i, "false")
+	case c == 'n':
+		return checkLiteral(b, i, "null")
+	case c == '-' || '0' <= c && c <= '9':
+		return checkNumber(b, i)
+	}
+	return -1
 }
 
 // checkStringRest checks the rest of a string from b[i], the first byte

@@ -8,7 +8,6 @@ import (
 	"strings"
 	"testing"
 	"testing/iotest"
-	"time"
 
 	"maestro/backend/chat"
 )
@@ -119,56 +118,5 @@ func TestFallbackToolName(t *testing.T) {
 	}
 	if got := FallbackToolName("everything.echo"); got != "everything__echo" {
 		t.Errorf("got %q, want everything__echo", got)
-	}
-}
-
-func TestRetryPolicy(t *testing.T) {
-	t.Parallel()
-	p := RetryPolicy{MaxAttempts: 3, Base: time.Second, MaxWait: 30 * time.Second}
-	tests := []struct {
-		name    string
-		err     error
-		attempt int
-		want    time.Duration
-		ok      bool
-	}{
-		{"rate limit honours short retry-after", &HTTPError{Kind: KindRateLimit, RetryAfter: 5 * time.Second}, 0, 5 * time.Second, true},
-		{"overloaded backs off", &HTTPError{Kind: KindOverloaded}, 2, 4 * time.Second, true},
-		{"long retry-after ends the turn", &HTTPError{Kind: KindRateLimit, RetryAfter: time.Hour}, 0, 0, false},
-		{"quota reset far away", &HTTPError{Kind: KindRateLimit, ResetAt: time.Now().Add(time.Hour)}, 0, 0, false},
-		{"quota is not retried", &HTTPError{Kind: KindQuota}, 0, 0, false},
-		{"auth is not retried here", &HTTPError{Kind: KindAuth}, 0, 0, false},
-		{"attempts run out", &HTTPError{Kind: KindServer}, 3, 0, false},
-		{"plain errors are not retried", errors.New("x"), 0, 0, false},
-	}
-	for _, tt := range tests {
-		got, ok := p.Delay(tt.err, tt.attempt)
-		if got != tt.want || ok != tt.ok {
-			t.Errorf("%s: Delay = %v, %v; want %v, %v", tt.name, got, ok, tt.want, tt.ok)
-		}
-	}
-}
-
-func TestHTTPErrorKinds(t *testing.T) {
-	t.Parallel()
-	err := error(&HTTPError{Provider: "anthropic", Status: 401, Kind: KindAuth, Code: "authentication_error", Message: "OAuth token has expired."})
-	if !errors.Is(err, chat.ErrAuthRequired) || chat.Kind(err) != chat.KindAuthRequired {
-		t.Errorf("expired token should be auth_required, got %q", chat.Kind(err))
-	}
-	if !strings.Contains(err.Error(), "HTTP 401") || !strings.Contains(err.Error(), "expired") {
-		t.Errorf("message %q", err)
-	}
-	reset := time.Date(2026, 5, 4, 0, 0, 0, 0, time.UTC)
-	q := &HTTPError{Provider: "openai", Status: 429, Kind: KindQuota, Code: "usage_limit_reached", ResetAt: reset}
-	if !strings.Contains(q.Error(), "resets at 2026-05-04T00:00:00Z") || chat.Kind(q) != chat.KindUnavailable {
-		t.Errorf("quota error %q kind %q", q, chat.Kind(q))
-	}
-	if he, ok := AsHTTPError(errors.Join(errors.New("x"), q)); !ok || he != q {
-		t.Error("AsHTTPError did not find the error")
-	}
-	for status, want := range map[int]Kind{401: KindAuth, 403: KindForbidden, 404: KindNotFound, 429: KindRateLimit, 529: KindOverloaded, 500: KindServer, 400: KindInvalidRequest} {
-		if got := KindForStatus(status); got != want {
-			t.Errorf("KindForStatus(%d) = %s, want %s", status, got, want)
-		}
 	}
 }

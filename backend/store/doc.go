@@ -26,7 +26,7 @@
 //	connectors/
 //	    <connectorID> -> JSON connector config   (owned by backend/mcp)
 //	registry/
-//	    <sessionID> -> JSON registry snapshot    (owned by backend/mcp)
+//	    <sessionID> -> JSON registry snapshot    (owned by backend/tools)
 //	settings/
 //	    <key>       -> JSON value
 //	catalogs/

@@ -55,10 +55,7 @@ func (s *Store) Search(ctx context.Context, query string, limit int) ([]SearchHi
 	if q == "" || limit <= 0 {
 		return []SearchHit{}, nil
 	}
-	// A query with no character JSON escapes can be looked for in the raw
-	// record first, which skips decoding messages that cannot match.
-	prefilter := !strings.ContainsAny(q, "<>&\"\\") && strings.IndexFunc(q, func(r rune) bool { return r < 0x20 || r == 0x2028 || r == 0x2029 }) < 0
-	qb := []byte(q)
+	m := newMatcher(q)
 	var hits []SearchHit
 	err := s.view(ctx, func(tx *bolt.Tx) error {
 		sessions, err := mustBucket(tx, bucketSessions)
@@ -73,54 +70,105 @@ func (s *Store) Search(ctx context.Context, query string, limit int) ([]SearchHi
 			if err := ctx.Err(); err != nil {
 				return err
 			}
-			hit := SearchHit{SessionID: sess.ID, Title: sess.Title, UpdatedAt: sess.UpdatedAt}
-			if i := strings.Index(strings.ToLower(sess.Title), q); i >= 0 {
-				hit.TitleMatch = true
+			hit, ok, err := m.session(sess, all.Bucket([]byte(sess.ID)))
+			if ok {
+				hits = append(hits, hit)
 			}
-			found := false
-			if b := all.Bucket([]byte(sess.ID)); b != nil {
-				c := b.Cursor()
-				for k, raw := c.Last(); k != nil && !found; k, raw = c.Prev() {
-					if raw == nil || prefilter && !bytes.Contains(bytes.ToLower(raw), qb) {
-						continue
-					}
-					var m searchMessage
-					if err := json.Unmarshal(raw, &m); err != nil {
-						return fmt.Errorf("decode message %q of session %s: %w", k, sess.ID, err)
-					}
-					if m.Status == "superseded" {
-						continue
-					}
-					for _, p := range m.Parts {
-						var text string
-						switch p.Type {
-						case "text":
-							text = p.Text
-						case "tool_call":
-							text = p.Call.Name
-						default:
-							continue
-						}
-						if snip, ok := Snippet(text, q); ok {
-							hit.Snippet, hit.Seq, found = snip, m.Seq, true
-							break
-						}
-					}
-				}
-			}
-			if !found && !hit.TitleMatch {
-				return nil
-			}
-			if !found {
-				hit.Snippet = sess.Title
-			}
-			hits = append(hits, hit)
-			return nil
+			return err
 		})
 	})
 	if err != nil {
 		return nil, fmt.Errorf("store: search: %w", err)
 	}
+	sortHits(hits)
+	if len(hits) > limit {
+		hits = hits[:limit]
+	}
+	if hits == nil {
+		hits = []SearchHit{}
+	}
+	return hits, nil
+}
+
+// matcher looks for one lower-cased query in sessions.
+type matcher struct {
+	q  string
+	qb []byte
+	// prefilter: the query has no character JSON escapes, so it can be
+	// looked for in the raw record first, which skips decoding messages
+	// that cannot match.
+	prefilter bool
+}
+
+func newMatcher(q string) matcher {
+	escaped := strings.ContainsAny(q, "<>&\"\\") ||
+		strings.IndexFunc(q, func(r rune) bool { return r < 0x20 || r == 0x2028 || r == 0x2029 }) >= 0
+	return matcher{q: q, qb: []byte(q), prefilter: !escaped}
+}
+
+// session returns sess's hit and whether it matched: by its title, or by
+// its latest matching message in msgs (which may be nil).
+func (m matcher) session(sess chat.Session, msgs *bolt.Bucket) (SearchHit, bool, error) {
+	hit := SearchHit{SessionID: sess.ID, Title: sess.Title, UpdatedAt: sess.UpdatedAt,
+		TitleMatch: strings.Contains(strings.ToLower(sess.Title), m.q)}
+	found, err := m.latestMessage(sess.ID, msgs, &hit)
+	if err != nil || !found && !hit.TitleMatch {
+		return SearchHit{}, false, err
+	}
+	if !found {
+		hit.Snippet = sess.Title
+	}
+	return hit, true, nil
+}
+
+// latestMessage walks msgs from the newest and records the first message
+// that matches in hit.
+func (m matcher) latestMessage(sessionID string, msgs *bolt.Bucket, hit *SearchHit) (bool, error) {
+	if msgs == nil {
+		return false, nil
+	}
+	c := msgs.Cursor()
+	for k, raw := c.Last(); k != nil; k, raw = c.Prev() {
+		if raw == nil || m.prefilter && !bytes.Contains(bytes.ToLower(raw), m.qb) {
+			continue
+		}
+		var msg searchMessage
+		if err := json.Unmarshal(raw, &msg); err != nil {
+			return false, fmt.Errorf("decode message %q of session %s: %w", k, sessionID, err)
+		}
+		if msg.Status == "superseded" {
+			continue
+		}
+		if snip, ok := m.message(msg); ok {
+			hit.Snippet, hit.Seq = snip, msg.Seq
+			return true, nil
+		}
+	}
+	return false, nil
+}
+
+// message returns the snippet of the first part of msg that matches: its
+// text, or a tool call's name.
+func (m matcher) message(msg searchMessage) (string, bool) {
+	for _, p := range msg.Parts {
+		var text string
+		switch p.Type {
+		case "text":
+			text = p.Text
+		case "tool_call":
+			text = p.Call.Name
+		default:
+			continue
+		}
+		if snip, ok := Snippet(text, m.q); ok {
+			return snip, true
+		}
+	}
+	return "", false
+}
+
+// sortHits puts title matches first, then the most recently updated.
+func sortHits(hits []SearchHit) {
 	slices.SortStableFunc(hits, func(a, b SearchHit) int {
 		if a.TitleMatch != b.TitleMatch {
 			if a.TitleMatch {
@@ -133,13 +181,6 @@ func (s *Store) Search(ctx context.Context, query string, limit int) ([]SearchHi
 		}
 		return cmp.Compare(b.SessionID, a.SessionID)
 	})
-	if len(hits) > limit {
-		hits = hits[:limit]
-	}
-	if hits == nil {
-		hits = []SearchHit{}
-	}
-	return hits, nil
 }
 
 // Snippet finds lowerQuery (already lower-cased) in text case-insensitively

@@ -262,7 +262,7 @@ export const ENDPOINT_VARS: Record<FakeProvider, readonly string[]> = {
 export interface FakeScript {
   /** Root of the provider's control endpoints. */
   control: string
-  /** Queues scripted model replies (see backend/providers/fake.Reply). */
+  /** Queues scripted model replies (see backend/providers/fakescript.Reply). */
   push(...replies: unknown[]): Promise<void>
   /** The requests the fake has recorded. */
   requests(): Promise<unknown[]>

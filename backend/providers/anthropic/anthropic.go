@@ -12,7 +12,6 @@ import (
 	"strings"
 
 	"maestro/backend/chat"
-	"maestro/backend/providers"
 )
 
 // Wire constants (docs/providers/anthropic.md, "Endpoints and headers").
@@ -100,7 +99,7 @@ func (m *Model) renderOptions() renderOptions {
 }
 
 // Stream sends req and returns its events. A non-2xx answer is returned as
-// a *providers.HTTPError; failures after the stream started are the
+// a *chat.ProviderError; failures after the stream started are the
 // sequence's last item. The sequence may be ranged once.
 func (m *Model) Stream(ctx context.Context, req chat.Request) (iter.Seq2[chat.Event, error], error) {
 	if req.Model == "" {
@@ -124,7 +123,7 @@ func (m *Model) Stream(ctx context.Context, req chat.Request) (iter.Seq2[chat.Ev
 		if ctx.Err() != nil {
 			return nil, fmt.Errorf("anthropic: send messages request: %w", ctx.Err())
 		}
-		return nil, &providers.HTTPError{Provider: chat.ProviderAnthropic, Kind: providers.KindServer,
+		return nil, &chat.ProviderError{Provider: chat.ProviderAnthropic, Kind: chat.ProviderKindServer,
 			Message: "send messages request", Err: err}
 	}
 	if resp.StatusCode < 200 || resp.StatusCode > 299 {

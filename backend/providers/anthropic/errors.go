@@ -9,7 +9,6 @@ import (
 	"unicode/utf8"
 
 	"maestro/backend/chat"
-	"maestro/backend/providers"
 )
 
 // errorBody is the error envelope (docs/providers/anthropic.md, "Errors"):
@@ -36,7 +35,7 @@ const (
 	msgModelPrefix     = "model: "
 )
 
-// Stable codes Maestro puts in HTTPError.Code for the subscription gates, in
+// Stable codes Maestro puts in ProviderError.Code for the subscription gates, in
 // place of the API's generic invalid_request_error, so the UI can show a
 // card for each without matching message text.
 const (
@@ -52,9 +51,9 @@ const (
 	CodeClaudeCodeOnly = "claude_code_only"
 )
 
-// classify turns a non-2xx response into an HTTPError.
-func classify(status int, h http.Header, body []byte) *providers.HTTPError {
-	e := &providers.HTTPError{Provider: chat.ProviderAnthropic, Status: status}
+// classify turns a non-2xx response into a *chat.ProviderError.
+func classify(status int, h http.Header, body []byte) *chat.ProviderError {
+	e := &chat.ProviderError{Provider: chat.ProviderAnthropic, Status: status}
 	var eb errorBody
 	if err := json.Unmarshal(body, &eb); err == nil && eb.Error.Type != "" {
 		e.Code, e.Message, e.RequestID = eb.Error.Type, eb.Error.Message, eb.RequestID
@@ -75,59 +74,59 @@ func classify(status int, h http.Header, body []byte) *providers.HTTPError {
 
 // kindFor classifies an error type and message; status 200 means an error
 // event inside a stream.
-func kindFor(typ, msg string, status int) providers.Kind {
+func kindFor(typ, msg string, status int) chat.ProviderKind {
 	switch typ {
 	case "authentication_error":
-		return providers.KindAuth
+		return chat.ProviderKindAuth
 	case "permission_error":
-		return providers.KindForbidden
+		return chat.ProviderKindForbidden
 	case "not_found_error":
 		// "model: X" is a model this key or sign-in cannot use (unknown,
 		// retired or not offered to it); "Claude Fable 5 is not available.
 		// Please use Opus 4.8. …" a model this account is not served.
 		// Either way another model works and this one will not.
 		if strings.HasPrefix(msg, msgModelPrefix) || strings.Contains(msg, msgNotAvailable) {
-			return providers.KindModelUnavailable
+			return chat.ProviderKindModelUnavailable
 		}
-		return providers.KindNotFound
+		return chat.ProviderKindNotFound
 	case "rate_limit_error":
-		return providers.KindRateLimit
+		return chat.ProviderKindRateLimit
 	case "overloaded_error":
-		return providers.KindOverloaded
+		return chat.ProviderKindOverloaded
 	case "api_error", "timeout_error":
-		return providers.KindServer
+		return chat.ProviderKindServer
 	case "billing_error":
-		return providers.KindQuota
+		return chat.ProviderKindQuota
 	case "request_too_large":
-		return providers.KindContextTooLarge
+		return chat.ProviderKindContextTooLarge
 	case "invalid_request_error":
 		return invalidRequestKind(msg)
 	}
 	if status == 200 {
-		return providers.KindStream
+		return chat.ProviderKindStream
 	}
-	return providers.KindForStatus(status)
+	return chat.ProviderKindForStatus(status)
 }
 
 // invalidRequestKind classifies an invalid_request_error by its message.
 // The subscription gates are entitlement errors: the plan does not cover
 // this use, so retrying never helps and the user needs an API key or extra
 // usage (docs/providers/anthropic.md, "Errors").
-func invalidRequestKind(msg string) providers.Kind {
+func invalidRequestKind(msg string) chat.ProviderKind {
 	switch gateCode("invalid_request_error", msg) {
 	case CodeThirdPartyGate, CodeExtraUsageExhausted:
-		return providers.KindEntitlement
+		return chat.ProviderKindEntitlement
 	case CodeClaudeCodeOnly:
-		return providers.KindForbidden
+		return chat.ProviderKindForbidden
 	}
 	lower := strings.ToLower(msg)
 	switch {
 	case strings.Contains(lower, msgPromptTooLong):
-		return providers.KindContextTooLarge
+		return chat.ProviderKindContextTooLarge
 	case strings.Contains(lower, msgCreditTooLow):
-		return providers.KindQuota
+		return chat.ProviderKindQuota
 	}
-	return providers.KindInvalidRequest
+	return chat.ProviderKindInvalidRequest
 }
 
 // gateCode is the stable code of a subscription gate message, or "".

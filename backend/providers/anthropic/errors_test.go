@@ -7,7 +7,6 @@ import (
 	"time"
 
 	"maestro/backend/chat"
-	"maestro/backend/providers"
 )
 
 func TestClassify(t *testing.T) {
@@ -18,7 +17,7 @@ func TestClassify(t *testing.T) {
 		status    int
 		header    http.Header
 		body      string
-		wantKind  providers.Kind
+		wantKind  chat.ProviderKind
 		wantCode  string
 		wantMsg   string
 		wantRetry time.Duration
@@ -28,57 +27,57 @@ func TestClassify(t *testing.T) {
 	}{
 		{name: "expired oauth token", status: 401,
 			body:     `{"type":"error","error":{"type":"authentication_error","message":"OAuth token has expired. Please obtain a new token or refresh your existing token."},"request_id":"req_011CSHoEeqs5C35K2UUqR7Fy"}`,
-			wantKind: providers.KindAuth, wantCode: "authentication_error", wantMsg: "OAuth token has expired. Please obtain a new token or refresh your existing token.",
+			wantKind: chat.ProviderKindAuth, wantCode: "authentication_error", wantMsg: "OAuth token has expired. Please obtain a new token or refresh your existing token.",
 			wantReqID: "req_011CSHoEeqs5C35K2UUqR7Fy", wantChat: chat.ErrAuthRequired},
 		{name: "claude code only", status: 400,
 			body:     `{"type":"error","error":{"type":"invalid_request_error","message":"This credential is only authorized for use with Claude Code and cannot be used for other API requests."},"request_id":"req_1"}`,
-			wantKind: providers.KindForbidden, wantCode: CodeClaudeCodeOnly, wantMsg: "This credential is only authorized for use with Claude Code and cannot be used for other API requests.", wantReqID: "req_1"},
+			wantKind: chat.ProviderKindForbidden, wantCode: CodeClaudeCodeOnly, wantMsg: "This credential is only authorized for use with Claude Code and cannot be used for other API requests.", wantReqID: "req_1"},
 		// The 2026 third-party gate, with the bodies quoted in
 		// NousResearch/hermes-agent#46675, leohenon/pi-anthropic-oauth#24,
 		// ianjwhite99/opencode-with-claude#91 and lehdqlsl/opencode-claude-auth#11.
 		{name: "third-party gate", status: 400,
 			body:     `{"type":"error","error":{"type":"invalid_request_error","message":"Third-party apps now draw from your extra usage, not your plan limits. Add more at claude.ai/settings/usage and keep going."},"request_id":"req_011CdbVUwuZnmcCgRDJivc63"}`,
-			wantKind: providers.KindEntitlement, wantCode: CodeThirdPartyGate, wantReqID: "req_011CdbVUwuZnmcCgRDJivc63",
+			wantKind: chat.ProviderKindEntitlement, wantCode: CodeThirdPartyGate, wantReqID: "req_011CdbVUwuZnmcCgRDJivc63",
 			wantMsg: "Third-party apps now draw from your extra usage, not your plan limits. Add more at claude.ai/settings/usage and keep going.", wantChat: chat.ErrUnavailable},
 		{name: "third-party gate with a credit", status: 400,
 			body:     `{"type":"error","error":{"type":"invalid_request_error","message":"Third-party apps now draw from your extra usage, not your plan limits. We've added a $200 credit to get you started. Claim it at claude.ai/settings/usage and keep going."},"request_id":"req_011CZqh4woGUoytNUERuMS3X"}`,
-			wantKind: providers.KindEntitlement, wantCode: CodeThirdPartyGate, wantReqID: "req_011CZqh4woGUoytNUERuMS3X",
+			wantKind: chat.ProviderKindEntitlement, wantCode: CodeThirdPartyGate, wantReqID: "req_011CZqh4woGUoytNUERuMS3X",
 			wantMsg: "Third-party apps now draw from your extra usage, not your plan limits. We've added a $200 credit to get you started. Claim it at claude.ai/settings/usage and keep going."},
 		{name: "third-party gate on a team plan", status: 400,
 			body:     `{"type":"error","error":{"type":"invalid_request_error","message":"Third-party apps now draw from extra usage, not plan limits. We've added a credit to your organization to get you started. Ask your workspace admin to claim it and keep going."}}`,
-			wantKind: providers.KindEntitlement, wantCode: CodeThirdPartyGate,
+			wantKind: chat.ProviderKindEntitlement, wantCode: CodeThirdPartyGate,
 			wantMsg: "Third-party apps now draw from extra usage, not plan limits. We've added a credit to your organization to get you started. Ask your workspace admin to claim it and keep going."},
 		// anthropics/claude-code#45046, #45276; NousResearch/hermes-agent#32243.
 		{name: "out of extra usage", status: 400,
 			body:     `{"type":"error","error":{"type":"invalid_request_error","message":"You're out of extra usage. Add more at claude.ai/settings/usage and keep going."},"request_id":"req_011CZqpKrzn59RBAo9o9ck3C"}`,
-			wantKind: providers.KindEntitlement, wantCode: CodeExtraUsageExhausted, wantReqID: "req_011CZqpKrzn59RBAo9o9ck3C",
+			wantKind: chat.ProviderKindEntitlement, wantCode: CodeExtraUsageExhausted, wantReqID: "req_011CZqpKrzn59RBAo9o9ck3C",
 			wantMsg: "You're out of extra usage. Add more at claude.ai/settings/usage and keep going."},
 		{name: "out of extra usage on a team plan", status: 400,
 			body:     `{"type":"error","error":{"type":"invalid_request_error","message":"You're out of extra usage. Ask your workspace admin to add more so you can keep going."},"request_id":"req_011CZrWR57q8xrTLGGGUAk3q"}`,
-			wantKind: providers.KindEntitlement, wantCode: CodeExtraUsageExhausted, wantReqID: "req_011CZrWR57q8xrTLGGGUAk3q",
+			wantKind: chat.ProviderKindEntitlement, wantCode: CodeExtraUsageExhausted, wantReqID: "req_011CZrWR57q8xrTLGGGUAk3q",
 			wantMsg: "You're out of extra usage. Ask your workspace admin to add more so you can keep going."},
 		{name: "prompt too long", status: 400,
 			body:     `{"type":"error","error":{"type":"invalid_request_error","message":"prompt is too long: 215000 tokens > 200000 maximum"}}`,
-			wantKind: providers.KindContextTooLarge, wantCode: "invalid_request_error", wantMsg: "prompt is too long: 215000 tokens > 200000 maximum", wantChat: chat.ErrInvalid},
+			wantKind: chat.ProviderKindContextTooLarge, wantCode: "invalid_request_error", wantMsg: "prompt is too long: 215000 tokens > 200000 maximum", wantChat: chat.ErrInvalid},
 		{name: "pairing", status: 400,
 			body:     "{\"type\":\"error\",\"error\":{\"type\":\"invalid_request_error\",\"message\":\"messages.2: `tool_use` ids were found without `tool_result` blocks immediately after: toolu_01EgkyMSUE7kWq9aPLHycqgz. Each `tool_use` block must have a corresponding `tool_result` block in the next message.\"},\"request_id\":\"req_011CSVr7aBmVBX3fycHTLhQf\"}",
-			wantKind: providers.KindInvalidRequest, wantCode: "invalid_request_error",
+			wantKind: chat.ProviderKindInvalidRequest, wantCode: "invalid_request_error",
 			wantMsg:   "messages.2: `tool_use` ids were found without `tool_result` blocks immediately after: toolu_01EgkyMSUE7kWq9aPLHycqgz. Each `tool_use` block must have a corresponding `tool_result` block in the next message.",
 			wantReqID: "req_011CSVr7aBmVBX3fycHTLhQf", wantChat: chat.ErrInvalid},
 		{name: "permission", status: 403, body: `{"type":"error","error":{"type":"permission_error","message":"Your API key does not have permission to use the specified resource."}}`,
-			wantKind: providers.KindForbidden, wantCode: "permission_error", wantMsg: "Your API key does not have permission to use the specified resource."},
+			wantKind: chat.ProviderKindForbidden, wantCode: "permission_error", wantMsg: "Your API key does not have permission to use the specified resource."},
 		{name: "model not found", status: 404, body: `{"type":"error","error":{"type":"not_found_error","message":"model: claude-nope"}}`,
-			wantKind: providers.KindModelUnavailable, wantCode: "not_found_error", wantMsg: "model: claude-nope", wantChat: chat.ErrNotFound},
+			wantKind: chat.ProviderKindModelUnavailable, wantCode: "not_found_error", wantMsg: "model: claude-nope", wantChat: chat.ErrNotFound},
 		{name: "other not found", status: 404, body: `{"type":"error","error":{"type":"not_found_error","message":"File not found: file_011"}}`,
-			wantKind: providers.KindNotFound, wantCode: "not_found_error", wantMsg: "File not found: file_011", wantChat: chat.ErrNotFound},
+			wantKind: chat.ProviderKindNotFound, wantCode: "not_found_error", wantMsg: "File not found: file_011", wantChat: chat.ErrNotFound},
 		// anthropics/claude-code#68120: a model the account is not served.
 		{name: "model not available", status: 404,
 			body:     `{"type":"error","error":{"type":"not_found_error","message":"Claude Fable 5 is not available. Please use Opus 4.8. Learn more: https://www.anthropic.com/news/fable-mythos-access"},"request_id":"req_011CbzRugheav4hCSLt618Z7"}`,
-			wantKind: providers.KindModelUnavailable, wantCode: "not_found_error", wantReqID: "req_011CbzRugheav4hCSLt618Z7",
+			wantKind: chat.ProviderKindModelUnavailable, wantCode: "not_found_error", wantReqID: "req_011CbzRugheav4hCSLt618Z7",
 			wantMsg: "Claude Fable 5 is not available. Please use Opus 4.8. Learn more: https://www.anthropic.com/news/fable-mythos-access", wantChat: chat.ErrNotFound},
 		{name: "rate limit with retry-after", status: 429, header: http.Header{"Retry-After": {"17"}, "Request-Id": {"req_hdr"}},
 			body:     `{"type":"error","error":{"type":"rate_limit_error","message":"This request would exceed your account's rate limit. Please try again later."}}`,
-			wantKind: providers.KindRateLimit, wantCode: "rate_limit_error", wantMsg: "This request would exceed your account's rate limit. Please try again later.",
+			wantKind: chat.ProviderKindRateLimit, wantCode: "rate_limit_error", wantMsg: "This request would exceed your account's rate limit. Please try again later.",
 			wantRetry: 17 * time.Second, wantReqID: "req_hdr", wantChat: chat.ErrUnavailable},
 		{name: "subscription window rejected", status: 429, header: http.Header{
 			"Retry-After":                             {"3600"},
@@ -90,23 +89,23 @@ func TestClassify(t *testing.T) {
 			"Anthropic-Ratelimit-Unified-7d-Reset":    {"1787900000"},
 			"Anthropic-Ratelimit-Unified-7d_oi-Reset": {"2026-09-01T00:00:00Z"},
 		}, body: `{"type":"error","error":{"type":"rate_limit_error","message":"Rate limited."}}`,
-			wantKind: providers.KindRateLimit, wantCode: "rate_limit_error", wantMsg: "Rate limited.", wantRetry: time.Hour, wantReset: reset},
+			wantKind: chat.ProviderKindRateLimit, wantCode: "rate_limit_error", wantMsg: "Rate limited.", wantRetry: time.Hour, wantReset: reset},
 		{name: "rfc3339 reset", status: 429, header: http.Header{
 			"Anthropic-Ratelimit-Unified-7d_oi-Status": {"rejected"},
 			"Anthropic-Ratelimit-Unified-7d_oi-Reset":  {"2026-08-22T15:00:00Z"},
 		}, body: `{"type":"error","error":{"type":"rate_limit_error","message":"x"}}`,
-			wantKind: providers.KindRateLimit, wantCode: "rate_limit_error", wantMsg: "x", wantReset: reset},
+			wantKind: chat.ProviderKindRateLimit, wantCode: "rate_limit_error", wantMsg: "x", wantReset: reset},
 		{name: "overloaded", status: 529, body: `{"type":"error","error":{"type":"overloaded_error","message":"Overloaded"}}`,
-			wantKind: providers.KindOverloaded, wantCode: "overloaded_error", wantMsg: "Overloaded"},
+			wantKind: chat.ProviderKindOverloaded, wantCode: "overloaded_error", wantMsg: "Overloaded"},
 		{name: "api error", status: 500, body: `{"type":"error","error":{"type":"api_error","message":"Internal server error"}}`,
-			wantKind: providers.KindServer, wantCode: "api_error", wantMsg: "Internal server error"},
+			wantKind: chat.ProviderKindServer, wantCode: "api_error", wantMsg: "Internal server error"},
 		{name: "credit too low", status: 400, body: `{"type":"error","error":{"type":"invalid_request_error","message":"Your credit balance is too low to access the Anthropic API. Please go to Plans & Billing to upgrade or purchase credits."}}`,
-			wantKind: providers.KindQuota, wantCode: "invalid_request_error", wantMsg: "Your credit balance is too low to access the Anthropic API. Please go to Plans & Billing to upgrade or purchase credits."},
+			wantKind: chat.ProviderKindQuota, wantCode: "invalid_request_error", wantMsg: "Your credit balance is too low to access the Anthropic API. Please go to Plans & Billing to upgrade or purchase credits."},
 		{name: "missing api key", status: 401, body: `{"type":"error","error":{"type":"authentication_error","message":"x-api-key header is required"}}`,
-			wantKind: providers.KindAuth, wantCode: "authentication_error", wantMsg: "x-api-key header is required"},
+			wantKind: chat.ProviderKindAuth, wantCode: "authentication_error", wantMsg: "x-api-key header is required"},
 		{name: "html from a proxy", status: 502, body: "<html><body>Bad Gateway</body></html>",
-			wantKind: providers.KindServer, wantMsg: "<html><body>Bad Gateway</body></html>"},
-		{name: "empty body", status: 503, wantKind: providers.KindOverloaded},
+			wantKind: chat.ProviderKindServer, wantMsg: "<html><body>Bad Gateway</body></html>"},
+		{name: "empty body", status: 503, wantKind: chat.ProviderKindOverloaded},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -128,8 +127,9 @@ func TestClassify(t *testing.T) {
 	}
 }
 
-// TestGateNeverRetried checks that the default retry policy gives up at
-// once on both gate messages, as on the Claude Code refusal.
+// TestGateNeverRetried checks that both gate messages, like the Claude Code
+// refusal, are failures no retry can pass (so the agent's retry policy
+// gives up at once).
 func TestGateNeverRetried(t *testing.T) {
 	t.Parallel()
 	for _, msg := range []string{
@@ -139,8 +139,8 @@ func TestGateNeverRetried(t *testing.T) {
 	} {
 		body := `{"type":"error","error":{"type":"invalid_request_error","message":"` + msg + `"}}`
 		err := classify(400, http.Header{"Retry-After": {"1"}}, []byte(body))
-		if d, ok := providers.DefaultRetry.Delay(err, 0); ok {
-			t.Errorf("%s: retried after %v; want no retry", err.Code, d)
+		if err.Retryable() {
+			t.Errorf("%s: kind %s is retryable; want no retry", err.Code, err.Kind)
 		}
 	}
 }

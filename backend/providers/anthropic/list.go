@@ -10,7 +10,6 @@ import (
 	"strings"
 
 	"maestro/backend/chat"
-	"maestro/backend/providers"
 )
 
 // Paging of GET /v1/models (docs/providers/anthropic.md, "Model list"): the
@@ -54,7 +53,7 @@ type capability struct {
 
 // Models lists the models this account can use in the Model's mode
 // (subscription or API key), newest first with the default model moved to
-// the front, each filled from Lookup. Failures are *providers.HTTPError
+// the front, each filled from Lookup. Failures are *chat.ProviderError
 // like Stream's.
 func (m *Model) Models(ctx context.Context) ([]chat.ModelInfo, error) {
 	var out []chat.ModelInfo
@@ -93,7 +92,7 @@ func (m *Model) modelPage(ctx context.Context, after string) (*modelPage, error)
 		if ctx.Err() != nil {
 			return nil, fmt.Errorf("anthropic: list models: %w", ctx.Err())
 		}
-		return nil, &providers.HTTPError{Provider: chat.ProviderAnthropic, Kind: providers.KindServer,
+		return nil, &chat.ProviderError{Provider: chat.ProviderAnthropic, Kind: chat.ProviderKindServer,
 			Message: "send model list request", Err: err}
 	}
 	defer resp.Body.Close()
@@ -106,7 +105,7 @@ func (m *Model) modelPage(ctx context.Context, after string) (*modelPage, error)
 		err = json.Unmarshal(data, &page)
 	}
 	if err != nil {
-		return nil, &providers.HTTPError{Provider: chat.ProviderAnthropic, Status: resp.StatusCode, Kind: providers.KindServer,
+		return nil, &chat.ProviderError{Provider: chat.ProviderAnthropic, Status: resp.StatusCode, Kind: chat.ProviderKindServer,
 			Message: "read model list", Err: err}
 	}
 	return &page, nil

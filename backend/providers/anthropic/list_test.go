@@ -8,7 +8,6 @@ import (
 	"testing"
 
 	"maestro/backend/chat"
-	"maestro/backend/providers"
 	"maestro/backend/providers/anthropic/anthropicfake"
 )
 
@@ -77,7 +76,7 @@ func TestModelsErrors(t *testing.T) {
 	t.Parallel()
 	_, m, _ := newFake(t, []anthropicfake.Option{anthropicfake.WithAPIKey("good")}, WithAPIKey("bad"))
 	_, err := m.Models(t.Context())
-	if he, ok := providers.AsHTTPError(err); !ok || he.Kind != providers.KindAuth || he.Status != 401 {
+	if he, ok := chat.AsProviderError(err); !ok || he.Kind != chat.ProviderKindAuth || he.Status != 401 {
 		t.Errorf("got %v; want a 401 auth error", err)
 	}
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
@@ -85,7 +84,7 @@ func TestModelsErrors(t *testing.T) {
 	}))
 	t.Cleanup(srv.Close)
 	_, err = New(WithBaseURL(srv.URL)).Models(t.Context())
-	if he, ok := providers.AsHTTPError(err); !ok || he.Kind != providers.KindServer || he.Status != 502 {
+	if he, ok := chat.AsProviderError(err); !ok || he.Kind != chat.ProviderKindServer || he.Status != 502 {
 		t.Errorf("got %v; want a 502 server error", err)
 	}
 	bad := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { fmt.Fprint(w, "{not json") }))

@@ -10,13 +10,12 @@ import (
 	"strings"
 	"testing"
 
-	"maestro/backend/agent"
 	"maestro/backend/chat"
 )
 
 var update = flag.Bool("update", false, "rewrite golden files")
 
-var _ agent.Model = (*Model)(nil)
+var _ chat.Model = (*Model)(nil)
 
 func renderBody(t testing.TB, c renderCase) (*request, []string, []byte) {
 	t.Helper()

@@ -15,9 +15,8 @@ import (
 	"time"
 
 	"maestro/backend/chat"
-	"maestro/backend/providers"
 	"maestro/backend/providers/anthropic/anthropicfake"
-	"maestro/backend/providers/fake"
+	"maestro/backend/providers/fakescript"
 )
 
 // bearer adds a token the way an oauth2 client does, and records whether
@@ -127,8 +126,8 @@ func TestRoundTrip(t *testing.T) {
 	t.Parallel()
 	f, m, _ := newFake(t, nil)
 	req := withTools(chat.Request{Reasoning: &chat.Reasoning{Effort: "low"}, Messages: []chat.Message{user("Weather in Paris?")}})
-	f.Script.Push(fake.Reply{Thinking: "I should call the tool.", Text: "Checking.", ChunkRunes: 4,
-		ToolCalls: []fake.ToolCall{{Name: "weather__get_forecast", Args: raw(`{"city":"Paris"}`), Fragments: 3}, {Name: "clock__now"}}})
+	f.Script.Push(fakescript.Reply{Thinking: "I should call the tool.", Text: "Checking.", ChunkRunes: 4,
+		ToolCalls: []fakescript.ToolCall{{Name: "weather__get_forecast", Args: raw(`{"city":"Paris"}`), Fragments: 3}, {Name: "clock__now"}}})
 	evs, err := streamAll(t, m, req)
 	if err != nil {
 		t.Fatal(err)
@@ -186,22 +185,22 @@ func TestRoundTripErrors(t *testing.T) {
 	t.Parallel()
 	tests := []struct {
 		name       string
-		reply      fake.Reply
+		reply      fakescript.Reply
 		inStream   bool
-		kind       providers.Kind
+		kind       chat.ProviderKind
 		status     int
 		retryAfter time.Duration
 		resetIn    time.Duration
 		is         error
 	}{
-		{"expired token", fake.Reply{Error: "401"}, false, providers.KindAuth, 401, 0, 0, chat.ErrAuthRequired},
-		{"rate limit", fake.Reply{Error: "429", RetryAfter: 3}, false, providers.KindRateLimit, 429, 3 * time.Second, 3 * time.Second, chat.ErrUnavailable},
-		{"usage limit", fake.Reply{Error: "usage_limit"}, false, providers.KindRateLimit, 429, 5 * time.Hour, 5 * time.Hour, nil},
-		{"overloaded", fake.Reply{Error: "529"}, false, providers.KindOverloaded, 529, 0, 0, nil},
-		{"context too large", fake.Reply{Error: "context_too_large"}, false, providers.KindContextTooLarge, 400, 0, 0, chat.ErrInvalid},
-		{"server", fake.Reply{Error: "server"}, false, providers.KindServer, 500, 0, 0, nil},
-		{"error event", fake.Reply{Error: "stream_error", Text: "partial answer"}, true, providers.KindOverloaded, 200, 0, 0, nil},
-		{"disconnect", fake.Reply{Text: "a long answer cut short", ChunkRunes: 2, DisconnectAfter: 5}, true, providers.KindStream, 200, 0, 0, nil},
+		{"expired token", fakescript.Reply{Error: "401"}, false, chat.ProviderKindAuth, 401, 0, 0, chat.ErrAuthRequired},
+		{"rate limit", fakescript.Reply{Error: "429", RetryAfter: 3}, false, chat.ProviderKindRateLimit, 429, 3 * time.Second, 3 * time.Second, chat.ErrUnavailable},
+		{"usage limit", fakescript.Reply{Error: "usage_limit"}, false, chat.ProviderKindRateLimit, 429, 5 * time.Hour, 5 * time.Hour, nil},
+		{"overloaded", fakescript.Reply{Error: "529"}, false, chat.ProviderKindOverloaded, 529, 0, 0, nil},
+		{"context too large", fakescript.Reply{Error: "context_too_large"}, false, chat.ProviderKindContextTooLarge, 400, 0, 0, chat.ErrInvalid},
+		{"server", fakescript.Reply{Error: "server"}, false, chat.ProviderKindServer, 500, 0, 0, nil},
+		{"error event", fakescript.Reply{Error: "stream_error", Text: "partial answer"}, true, chat.ProviderKindOverloaded, 200, 0, 0, nil},
+		{"disconnect", fakescript.Reply{Text: "a long answer cut short", ChunkRunes: 2, DisconnectAfter: 5}, true, chat.ProviderKindStream, 200, 0, 0, nil},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -217,7 +216,7 @@ func TestRoundTripErrors(t *testing.T) {
 			} else if err == nil {
 				t.Fatal("Stream succeeded; want an error")
 			}
-			he, isHTTP := providers.AsHTTPError(err)
+			he, isHTTP := chat.AsProviderError(err)
 			if !isHTTP || he.Kind != tt.kind || he.Status != tt.status || he.RetryAfter != tt.retryAfter {
 				t.Fatalf("got %v (%+v); want kind %s status %d retry-after %v", err, he, tt.kind, tt.status, tt.retryAfter)
 			}
@@ -237,7 +236,7 @@ func TestRoundTripErrors(t *testing.T) {
 func TestStreamStopsEarlyAndClosesBody(t *testing.T) {
 	t.Parallel()
 	f, m, b := newFake(t, nil)
-	f.Script.Push(fake.Reply{Text: strings.Repeat("word ", 200), ChunkRunes: 5, DelayMS: 5})
+	f.Script.Push(fakescript.Reply{Text: strings.Repeat("word ", 200), ChunkRunes: 5, DelayMS: 5})
 	seq, err := m.Stream(t.Context(), chat.Request{Model: "claude-sonnet-4-5", Messages: []chat.Message{user("hi")}})
 	if err != nil {
 		t.Fatal(err)
@@ -259,7 +258,7 @@ func TestStreamStopsEarlyAndClosesBody(t *testing.T) {
 func TestStreamCanceled(t *testing.T) {
 	t.Parallel()
 	f, m, _ := newFake(t, nil)
-	f.Script.Push(fake.Reply{Text: strings.Repeat("slow ", 100), ChunkRunes: 5, DelayMS: 20})
+	f.Script.Push(fakescript.Reply{Text: strings.Repeat("slow ", 100), ChunkRunes: 5, DelayMS: 20})
 	ctx, cancel := context.WithCancel(t.Context())
 	defer cancel()
 	seq, err := m.Stream(ctx, chat.Request{Model: "claude-sonnet-4-5", Messages: []chat.Message{user("hi")}})
@@ -293,8 +292,8 @@ func TestStreamRequestErrors(t *testing.T) {
 		{"no model", New(), t.Context(), chat.Request{Messages: valid.Messages}, func(err error) bool { return errors.Is(err, chat.ErrInvalid) }},
 		{"no messages", New(), t.Context(), chat.Request{Model: "m"}, func(err error) bool { return errors.Is(err, chat.ErrInvalid) }},
 		{"unreachable", New(WithBaseURL("http://127.0.0.1:1")), t.Context(), valid, func(err error) bool {
-			he, ok := providers.AsHTTPError(err)
-			return ok && he.Kind == providers.KindServer && he.Err != nil
+			he, ok := chat.AsProviderError(err)
+			return ok && he.Kind == chat.ProviderKindServer && he.Err != nil
 		}},
 		{"canceled", New(WithBaseURL("http://127.0.0.1:1")), canceled, valid, func(err error) bool { return errors.Is(err, context.Canceled) }},
 	}
@@ -356,8 +355,8 @@ func TestGateReachesTheCaller(t *testing.T) {
 			t.Parallel()
 			_, m, _ := newFake(t, []anthropicfake.Option{anthropicfake.WithGate(tt.gate)})
 			_, err := streamAll(t, m, withTools(chat.Request{Messages: []chat.Message{user("hi")}}))
-			he, ok := providers.AsHTTPError(err)
-			if !ok || he.Kind != providers.KindEntitlement || he.Code != tt.code || he.Status != 400 || !strings.Contains(he.Message, "extra usage") {
+			he, ok := chat.AsProviderError(err)
+			if !ok || he.Kind != chat.ProviderKindEntitlement || he.Code != tt.code || he.Status != 400 || !strings.Contains(he.Message, "extra usage") {
 				t.Errorf("got %v; want entitlement %s", err, tt.code)
 			}
 		})

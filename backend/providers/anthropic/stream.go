@@ -84,11 +84,11 @@ func parseStream(r io.Reader) iter.Seq2[chat.Event, error] {
 	}
 }
 
-func streamError(msg string, err error) *providers.HTTPError {
-	return &providers.HTTPError{Provider: chat.ProviderAnthropic, Status: 200, Kind: providers.KindStream, Message: msg, Err: err}
+func streamError(msg string, err error) *chat.ProviderError {
+	return &chat.ProviderError{Provider: chat.ProviderAnthropic, Status: 200, Kind: chat.ProviderKindStream, Message: msg, Err: err}
 }
 
-func grammarError(format string, args ...any) *providers.HTTPError {
+func grammarError(format string, args ...any) *chat.ProviderError {
 	return streamError(fmt.Sprintf(format, args...), nil)
 }
 
@@ -185,7 +185,7 @@ func (p *parser) errorEvent(e *wireError) error {
 	if e == nil {
 		return grammarError("error event without error")
 	}
-	return &providers.HTTPError{Provider: chat.ProviderAnthropic, Status: 200,
+	return &chat.ProviderError{Provider: chat.ProviderAnthropic, Status: 200,
 		Kind: kindFor(e.Type, e.Message, 200), Code: e.Type, Message: e.Message}
 }
 

@@ -12,7 +12,6 @@ import (
 	"testing/iotest"
 
 	"maestro/backend/chat"
-	"maestro/backend/providers"
 )
 
 // sseOf frames JSON event payloads as wire SSE, naming each event by its type.
@@ -219,38 +218,38 @@ func TestParseStreamErrors(t *testing.T) {
 	tests := []struct {
 		name      string
 		in        string
-		wantKind  providers.Kind
+		wantKind  chat.ProviderKind
 		wantCode  string
 		wantInMsg string
 		wantN     int // events before the error
 	}{
 		{"overloaded mid-stream", sseOf(msgStart, text0,
 			`{"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":"par"}}`,
-			`{"type":"error","error":{"type":"overloaded_error","message":"Overloaded"}}`), providers.KindOverloaded, "overloaded_error", "Overloaded", 1},
-		{"api error mid-stream", sseOf(msgStart, `{"type":"error","error":{"type":"api_error","message":"Internal server error"}}`), providers.KindServer, "api_error", "Internal", 0},
-		{"unknown error type", sseOf(`{"type":"error","error":{"type":"mystery","message":"?"}}`), providers.KindStream, "mystery", "?", 0},
-		{"cut off", sseOf(msgStart, text0, `{"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":"par"}}`), providers.KindStream, "", "before message_stop", 1},
-		{"empty stream", "", providers.KindStream, "", "before message_stop", 0},
-		{"bad json", "event: message_start\ndata: {\"type\":\n\n", providers.KindStream, "", "decode message_start", 0},
-		{"delta before start", sseOf(msgStart, `{"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":"x"}}`), providers.KindStream, "", "not open", 0},
-		{"content before message_start", sseOf(text0), providers.KindStream, "", "before message_start", 0},
-		{"second message_start", sseOf(msgStart, msgStart), providers.KindStream, "", "second message_start", 0},
-		{"wrong delta type", sseOf(msgStart, text0, `{"type":"content_block_delta","index":0,"delta":{"type":"input_json_delta","partial_json":"{"}}`), providers.KindStream, "", "input_json_delta in a text block", 0},
-		{"stop with open block", sseOf(msgStart, text0, endTurn, msgStop), providers.KindStream, "", "still open", 0},
-		{"block started twice", sseOf(msgStart, text0, text0), providers.KindStream, "", "started twice", 0},
-		{"missing index", sseOf(msgStart, `{"type":"content_block_stop"}`), providers.KindStream, "", "without index", 0},
-		{"event without a type", "data: {\"x\":1}\n\n", providers.KindStream, "", "without a type", 0},
-		{"data after the value", "event: ping\ndata: {\"type\":\"ping\"} {\"type\":\"message_stop\"}\n\n", providers.KindStream, "", "after the event", 0},
-		{"not an object", "event: ping\ndata: [1]\n\n", providers.KindStream, "", "decode ping", 0},
-		{"named event without data", "event: message_start\n\n", providers.KindStream, "", "without data", 0},
+			`{"type":"error","error":{"type":"overloaded_error","message":"Overloaded"}}`), chat.ProviderKindOverloaded, "overloaded_error", "Overloaded", 1},
+		{"api error mid-stream", sseOf(msgStart, `{"type":"error","error":{"type":"api_error","message":"Internal server error"}}`), chat.ProviderKindServer, "api_error", "Internal", 0},
+		{"unknown error type", sseOf(`{"type":"error","error":{"type":"mystery","message":"?"}}`), chat.ProviderKindStream, "mystery", "?", 0},
+		{"cut off", sseOf(msgStart, text0, `{"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":"par"}}`), chat.ProviderKindStream, "", "before message_stop", 1},
+		{"empty stream", "", chat.ProviderKindStream, "", "before message_stop", 0},
+		{"bad json", "event: message_start\ndata: {\"type\":\n\n", chat.ProviderKindStream, "", "decode message_start", 0},
+		{"delta before start", sseOf(msgStart, `{"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":"x"}}`), chat.ProviderKindStream, "", "not open", 0},
+		{"content before message_start", sseOf(text0), chat.ProviderKindStream, "", "before message_start", 0},
+		{"second message_start", sseOf(msgStart, msgStart), chat.ProviderKindStream, "", "second message_start", 0},
+		{"wrong delta type", sseOf(msgStart, text0, `{"type":"content_block_delta","index":0,"delta":{"type":"input_json_delta","partial_json":"{"}}`), chat.ProviderKindStream, "", "input_json_delta in a text block", 0},
+		{"stop with open block", sseOf(msgStart, text0, endTurn, msgStop), chat.ProviderKindStream, "", "still open", 0},
+		{"block started twice", sseOf(msgStart, text0, text0), chat.ProviderKindStream, "", "started twice", 0},
+		{"missing index", sseOf(msgStart, `{"type":"content_block_stop"}`), chat.ProviderKindStream, "", "without index", 0},
+		{"event without a type", "data: {\"x\":1}\n\n", chat.ProviderKindStream, "", "without a type", 0},
+		{"data after the value", "event: ping\ndata: {\"type\":\"ping\"} {\"type\":\"message_stop\"}\n\n", chat.ProviderKindStream, "", "after the event", 0},
+		{"not an object", "event: ping\ndata: [1]\n\n", chat.ProviderKindStream, "", "decode ping", 0},
+		{"named event without data", "event: message_start\n\n", chat.ProviderKindStream, "", "without data", 0},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
 			got, err := collect(parseStream(strings.NewReader(tt.in)))
-			he, ok := providers.AsHTTPError(err)
+			he, ok := chat.AsProviderError(err)
 			if !ok {
-				t.Fatalf("got error %v (events %v); want an *HTTPError", err, got)
+				t.Fatalf("got error %v (events %v); want an *chat.ProviderError", err, got)
 			}
 			if he.Kind != tt.wantKind || he.Code != tt.wantCode || he.Status != 200 || !strings.Contains(he.Error(), tt.wantInMsg) {
 				t.Errorf("got %s (kind %s, code %q, status %d); want kind %s, code %q, status 200, message with %q",
@@ -268,9 +267,9 @@ func TestParseStreamReadError(t *testing.T) {
 	boom := errors.New("connection reset")
 	r := io.MultiReader(strings.NewReader(sseOf(msgStart)), iotest.ErrReader(boom))
 	_, err := collect(parseStream(r))
-	he, ok := providers.AsHTTPError(err)
-	if !ok || he.Kind != providers.KindStream || !errors.Is(err, boom) {
-		t.Errorf("got %v; want a stream HTTPError wrapping the read error", err)
+	he, ok := chat.AsProviderError(err)
+	if !ok || he.Kind != chat.ProviderKindStream || !errors.Is(err, boom) {
+		t.Errorf("got %v; want a stream *chat.ProviderError wrapping the read error", err)
 	}
 }
 

@@ -1,5 +1,6 @@
 // Package catalog turns stored credentials into provider adapters and lists
-// the providers and models a session can pick. It is the agent's Models:
+// the providers and models a session can pick. It is the agent's Models
+// (agent.Models, satisfied without importing the agent):
 // the adapter for a provider is built from whatever sign-in or API key the
 // user has now, so signing in or out applies from the next request.
 //
@@ -18,7 +19,6 @@ import (
 	"sync"
 	"time"
 
-	"maestro/backend/agent"
 	"maestro/backend/auth"
 	"maestro/backend/chat"
 	"maestro/backend/providers/anthropic"
@@ -53,22 +53,42 @@ type kit struct {
 	id, name string
 	builtin  func() []chat.ModelInfo
 	lookup   func(id string) chat.ModelInfo
+	rules    func() chat.ToolRules
 }
 
-// kits lists the providers in picker order.
-var kits = []kit{
-	{chat.ProviderAnthropic, "Claude", anthropic.Builtin, anthropic.Lookup},
-	{chat.ProviderOpenAI, "ChatGPT", openai.Builtin, openai.Lookup},
-	{chat.ProviderGemini, "Gemini", gemini.Builtin, gemini.Lookup},
+// kitsByID has a kit for each of chat.Providers (TestEveryProviderHasAKit).
+var kitsByID = map[string]kit{
+	chat.ProviderAnthropic: {chat.ProviderAnthropic, "Claude", anthropic.Builtin, anthropic.Lookup, anthropic.ToolRules},
+	chat.ProviderOpenAI:    {chat.ProviderOpenAI, "ChatGPT", openai.Builtin, openai.Lookup, openai.ToolRules},
+	chat.ProviderGemini:    {chat.ProviderGemini, "Gemini", gemini.Builtin, gemini.Lookup, gemini.ToolRules},
+}
+
+// kits lists the providers' kits in chat.Providers order (the picker's).
+func kits() []kit {
+	ids := chat.Providers()
+	out := make([]kit, 0, len(ids))
+	for _, id := range ids {
+		if k, ok := kitsByID[id]; ok {
+			out = append(out, k)
+		}
+	}
+	return out
+}
+
+// ToolRules lists every provider's rules for declared tools (each
+// adapter's ToolRules), in picker order: what backend/tools names, counts
+// and shapes tools by.
+func ToolRules() []chat.ToolRules {
+	var out []chat.ToolRules
+	for _, k := range kits() {
+		out = append(out, k.rules())
+	}
+	return out
 }
 
 func kitFor(provider string) (kit, bool) {
-	for _, k := range kits {
-		if k.id == provider {
-			return k, true
-		}
-	}
-	return kit{}, false
+	k, ok := kitsByID[provider]
+	return k, ok
 }
 
 // DefaultModel returns the first built-in model of provider, or "".
@@ -88,7 +108,7 @@ type Catalog struct {
 	log     *slog.Logger
 	now     func() time.Time
 	// build makes an adapter from credentials (c.adapter; tests replace it).
-	build func(auth.Credentials) (agent.Model, error)
+	build func(auth.Credentials) (chat.Model, error)
 
 	// wg counts background refreshes; Close waits for them.
 	wg sync.WaitGroup
@@ -105,12 +125,12 @@ type Catalog struct {
 
 type cached struct {
 	key   string
-	model agent.Model
+	model chat.Model
 }
 
 // Consumer-side views of an adapter.
 type (
-	modelStreamer = agent.Model
+	modelStreamer = chat.Model
 	chatSeq       = iter.Seq2[chat.Event, error]
 	modelLister   interface {
 		Models(ctx context.Context) ([]chat.ModelInfo, error)
@@ -140,13 +160,11 @@ func New(creds Credentialer, opts ...Option) *Catalog {
 	return c
 }
 
-var _ agent.Models = (*Catalog)(nil)
-
 // Model returns the adapter for provider, built from its current
 // credentials. An adapter is reused while the credentials stay the same,
 // so per-adapter caches (e.g. Anthropic's schema cache) survive between
 // steps.
-func (c *Catalog) Model(ctx context.Context, provider string) (agent.Model, error) {
+func (c *Catalog) Model(ctx context.Context, provider string) (chat.Model, error) {
 	if provider == "" {
 		return nil, chat.E(chat.ErrAuthRequired, "choose a model for this chat; sign in to Claude, ChatGPT or Gemini in Accounts, or add an API key")
 	}
@@ -175,7 +193,7 @@ func fingerprint(cr auth.Credentials) string {
 	return fmt.Sprintf("%s|%s|%x|%p|%s|%s|%s", cr.Provider, cr.Method, sum[:8], cr.HTTPClient, cr.AccountID, cr.Project, cr.BaseURL)
 }
 
-func (c *Catalog) adapter(cr auth.Credentials) (agent.Model, error) {
+func (c *Catalog) adapter(cr auth.Credentials) (chat.Model, error) {
 	apiKey := cr.Method == auth.MethodAPIKey
 	client := cr.HTTPClient
 	if client == nil {
@@ -221,8 +239,9 @@ func (c *Catalog) Providers(ctx context.Context) []Provider {
 	} else {
 		c.log.Warn("catalog: list accounts", "err", err)
 	}
-	out := make([]Provider, 0, len(kits))
-	for _, k := range kits {
+	ks := kits()
+	out := make([]Provider, 0, len(ks))
+	for _, k := range ks {
 		p := Provider{ID: k.id, DisplayName: k.name}
 		acct, ok := have[k.id]
 		if !ok {

@@ -11,7 +11,7 @@ import (
 	"maestro/backend/auth"
 	"maestro/backend/chat"
 	"maestro/backend/providers/anthropic/anthropicfake"
-	"maestro/backend/providers/fake"
+	"maestro/backend/providers/fakescript"
 	"maestro/backend/providers/gemini/geminifake"
 	"maestro/backend/providers/openai/openaifake"
 )
@@ -40,14 +40,14 @@ func (f *fakeCreds) Accounts(context.Context) ([]auth.Account, error) {
 // credentials and streams a scripted reply through the provider's fake.
 func TestModelsStreamFromEachFake(t *testing.T) {
 	t.Parallel()
-	scripts := map[string]*fake.Script{}
+	scripts := map[string]*fakescript.Script{}
 	creds := &fakeCreds{creds: map[string]auth.Credentials{}}
 	g := geminifake.New(geminifake.WithAPIKey("g-key"))
 	a := anthropicfake.New(anthropicfake.WithAPIKey("a-key"))
 	o := openaifake.New(openaifake.WithAPIKey("o-key"))
 	for p, h := range map[string]struct {
 		srv    *httptest.Server
-		script *fake.Script
+		script *fakescript.Script
 		key    string
 	}{
 		chat.ProviderGemini:    {httptest.NewServer(g), g.Script, "g-key"},
@@ -62,7 +62,7 @@ func TestModelsStreamFromEachFake(t *testing.T) {
 	t.Cleanup(c.Close)
 	for _, p := range []string{chat.ProviderGemini, chat.ProviderAnthropic, chat.ProviderOpenAI} {
 		t.Run(p, func(t *testing.T) {
-			scripts[p].Push(fake.Reply{Text: "hi from " + p})
+			scripts[p].Push(fakescript.Reply{Text: "hi from " + p})
 			m, err := c.Model(t.Context(), p)
 			if err != nil {
 				t.Fatal(err)
@@ -145,7 +145,7 @@ func TestModelListsFromEachFake(t *testing.T) {
 	creds := &fakeCreds{creds: map[string]auth.Credentials{}}
 	for p, h := range map[string]struct {
 		srv    *httptest.Server
-		script *fake.Script
+		script *fakescript.Script
 		key    string
 	}{
 		chat.ProviderGemini:    {httptest.NewServer(g), g.Script, "g-key"},
@@ -183,5 +183,24 @@ func TestModelListsFromEachFake(t *testing.T) {
 				t.Errorf("Info(%s) = %+v; want its output limit", want[1], info)
 			}
 		})
+	}
+}
+
+// TestEveryProviderHasAKit: the catalog serves every provider of
+// chat.Providers, the one list of them, in its order.
+func TestEveryProviderHasAKit(t *testing.T) {
+	t.Parallel()
+	ids := chat.Providers()
+	if len(kitsByID) != len(ids) {
+		t.Errorf("%d kits for %d providers", len(kitsByID), len(ids))
+	}
+	rules := ToolRules()
+	for i, id := range ids {
+		if _, ok := kitFor(id); !ok {
+			t.Errorf("no kit for %s", id)
+		}
+		if i >= len(rules) || rules[i].Provider != id || rules[i].MaxTools < 1 || rules[i].MaxNameLen < 1 {
+			t.Errorf("tool rules %d = %+v; want %s's", i, rules, id)
+		}
 	}
 }

@@ -11,7 +11,6 @@ import (
 
 	"maestro/backend/auth"
 	"maestro/backend/chat"
-	"maestro/backend/providers"
 )
 
 // MaxAge is how long a fetched model list is trusted: the picker refreshes
@@ -320,7 +319,7 @@ type watched struct {
 
 func (w watched) Stream(ctx context.Context, req chat.Request) (chatSeq, error) {
 	seq, err := w.modelStreamer.Stream(ctx, req)
-	if he, ok := providers.AsHTTPError(err); ok && he.Kind == providers.KindModelUnavailable {
+	if he, ok := chat.AsProviderError(err); ok && he.Kind == chat.ProviderKindModelUnavailable {
 		w.c.markUnavailable(context.WithoutCancel(ctx), w.provider, req.Model, he.Message)
 	}
 	return seq, err

@@ -10,10 +10,8 @@ import (
 	"testing"
 	"time"
 
-	"maestro/backend/agent"
 	"maestro/backend/auth"
 	"maestro/backend/chat"
-	"maestro/backend/providers"
 	"maestro/backend/store"
 )
 
@@ -77,7 +75,7 @@ func newListHarness(t *testing.T, dir string) *listHarness {
 		changed: make(chan string, 16),
 	}
 	h.c = New(h.creds, WithClock(func() time.Time { return h.now }), WithLogger(slog.New(slog.DiscardHandler)))
-	h.c.build = func(auth.Credentials) (agent.Model, error) { return h.model, nil }
+	h.c.build = func(auth.Credentials) (chat.Model, error) { return h.model, nil }
 	h.c.Attach(st, func(p string) { h.changed <- p })
 	t.Cleanup(func() {
 		h.c.Close()
@@ -196,7 +194,7 @@ func TestModelListFailureKeepsLastList(t *testing.T) {
 	h.openai(t)
 	h.settle(t)
 
-	h.model.set(&providers.HTTPError{Provider: chat.ProviderOpenAI, Kind: providers.KindServer, Message: "send request"})
+	h.model.set(&chat.ProviderError{Provider: chat.ProviderOpenAI, Kind: chat.ProviderKindServer, Message: "send request"})
 	h.now = h.now.Add(MaxAge + time.Minute)
 	h.openai(t)
 	h.settle(t)
@@ -227,7 +225,7 @@ func TestRefusedModelIsMarked(t *testing.T) {
 	h.openai(t)
 	h.settle(t)
 	msg := "The 'gpt-b' model is not supported when using Codex with a ChatGPT account."
-	h.model.refuse = &providers.HTTPError{Provider: chat.ProviderOpenAI, Status: 400, Kind: providers.KindModelUnavailable, Message: msg}
+	h.model.refuse = &chat.ProviderError{Provider: chat.ProviderOpenAI, Status: 400, Kind: chat.ProviderKindModelUnavailable, Message: msg}
 
 	// The service no longer serves gpt-b to this account, nor lists it.
 	h.model.set(nil, "gpt-a")

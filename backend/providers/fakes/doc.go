@@ -5,7 +5,9 @@
 // /_fake/oauth/ that let a test expire or revoke what was issued. Each
 // provider fake wraps an Issuer with its own wire format (form or JSON
 // bodies, error shapes, token formats); the standalone command
-// fakes/cmd/maestro-fakes mounts all three on one origin.
+// fakes/cmd/maestro-fakes mounts all three on one origin. The model side
+// the fakes share (scripted replies, the request recorder) is in
+// backend/providers/fakescript.
 //
 // The Issuer checks what a real server checks (the client id, the
 // redirect URI, the S256 verifier, single use of codes and rotated refresh

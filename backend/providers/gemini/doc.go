@@ -14,7 +14,7 @@
 //
 // toRequest renders canonical history (chat.Request) into the wire request as
 // a pure function; parseStream turns the SSE body into chat events; classify
-// turns Google error bodies into *providers.HTTPError; Models, Builtin and
+// turns Google error bodies into *chat.ProviderError; Models, Builtin and
 // Lookup say which models there are. The wire contract, with its sources, is
 // docs/providers/gemini.md.
 //

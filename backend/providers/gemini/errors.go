@@ -9,7 +9,6 @@ import (
 	"time"
 
 	"maestro/backend/chat"
-	"maestro/backend/providers"
 )
 
 // Google error detail types and ErrorInfo reasons (docs/providers/gemini.md
@@ -43,13 +42,13 @@ const (
 	maxErrorBody      = 1 << 20
 )
 
-// classify turns a non-2xx response into an HTTPError. The body is Google's
+// classify turns a non-2xx response into a *chat.ProviderError. The body is Google's
 // error JSON, possibly wrapped in a one-element array (Code Assist).
-func classify(status int, header http.Header, body []byte) *providers.HTTPError {
+func classify(status int, header http.Header, body []byte) *chat.ProviderError {
 	if ge := decodeGoogleError(body); ge != nil {
 		return fromGoogle(status, ge, header, false)
 	}
-	he := &providers.HTTPError{Provider: chat.ProviderGemini, Status: status, Kind: providers.KindForStatus(status),
+	he := &chat.ProviderError{Provider: chat.ProviderGemini, Status: status, Kind: chat.ProviderKindForStatus(status),
 		Message: strings.TrimSpace(string(truncate(body, 512)))}
 	he.RetryAfter = retryAfterHeader(header)
 	return he
@@ -66,11 +65,11 @@ const (
 // classifyModelCall classifies the answer to a generate request: as
 // classify does, and a 404 for the model as KindModelUnavailable (the
 // endpoint itself is fixed, so the model is what was not found).
-func classifyModelCall(status int, header http.Header, body []byte) *providers.HTTPError {
+func classifyModelCall(status int, header http.Header, body []byte) *chat.ProviderError {
 	he := classify(status, header, body)
 	if status == http.StatusNotFound && (strings.HasPrefix(he.Message, "models/") &&
 		strings.Contains(he.Message, notFoundAPIKeySuffix) || he.Message == notFoundCodeAssist) {
-		he.Kind = providers.KindModelUnavailable
+		he.Kind = chat.ProviderKindModelUnavailable
 	}
 	return he
 }
@@ -161,14 +160,14 @@ func retryInMessage(msg string) time.Duration {
 // fromGoogle classifies a decoded Google error. inStream marks an error
 // object received inside a 200 stream: its code picks the kind, Status
 // stays 200.
-func fromGoogle(status int, ge *googleError, header http.Header, inStream bool) *providers.HTTPError {
+func fromGoogle(status int, ge *googleError, header http.Header, inStream bool) *chat.ProviderError {
 	f := facts(ge)
-	he := &providers.HTTPError{Provider: chat.ProviderGemini, Status: status,
-		Kind: providers.KindForStatus(status), Code: ge.Status, Message: ge.Message}
+	he := &chat.ProviderError{Provider: chat.ProviderGemini, Status: status,
+		Kind: chat.ProviderKindForStatus(status), Code: ge.Status, Message: ge.Message}
 	if inStream {
 		he.Status = 200
 		if status < 400 { // an error object without a usable code
-			he.Kind = providers.KindStream
+			he.Kind = chat.ProviderKindStream
 		}
 	}
 	if f.reason != "" {
@@ -182,9 +181,9 @@ func fromGoogle(status int, ge *googleError, header http.Header, inStream bool) 
 	case status == 400:
 		switch {
 		case f.reason == reasonAPIKeyInvalid:
-			he.Kind = providers.KindAuth
+			he.Kind = chat.ProviderKindAuth
 		case strings.Contains(lower, "exceeds the maximum number of tokens") || strings.Contains(lower, "token count"):
-			he.Kind = providers.KindContextTooLarge
+			he.Kind = chat.ProviderKindContextTooLarge
 		}
 	case status == 403 && f.reason == reasonValidationRequired:
 		link := f.metadata["validation_link"]
@@ -202,11 +201,11 @@ func fromGoogle(status int, ge *googleError, header http.Header, inStream bool) 
 
 // classifyLimit sorts a 429/499/503 into a retryable rate limit, an
 // overload, or a terminal quota (googleQuotaErrors.ts).
-func classifyLimit(he *providers.HTTPError, status int, f errorFacts, lowerMsg string) {
+func classifyLimit(he *chat.ProviderError, status int, f errorFacts, lowerMsg string) {
 	he.RetryAfter = f.delay
 	resetAt := quotaReset(f.metadata)
 	terminal := func() {
-		he.Kind = providers.KindQuota
+		he.Kind = chat.ProviderKindQuota
 		he.ResetAt = resetAt
 	}
 	for _, q := range f.quotaIDs {
@@ -221,7 +220,7 @@ func classifyLimit(he *providers.HTTPError, status int, f errorFacts, lowerMsg s
 		return
 	case f.reason == reasonRateLimitExceeded:
 		if f.delay > 0 && f.delay <= maxRetryableDelay {
-			he.Kind = providers.KindRateLimit
+			he.Kind = chat.ProviderKindRateLimit
 		} else {
 			terminal()
 		}
@@ -230,7 +229,7 @@ func classifyLimit(he *providers.HTTPError, status int, f errorFacts, lowerMsg s
 	for _, q := range f.quotaIDs {
 		if strings.Contains(q, "PerMinute") {
 			// RetryInfo, when sent, is more precise than gemini-cli's flat 60 s.
-			he.Kind = providers.KindRateLimit
+			he.Kind = chat.ProviderKindRateLimit
 			if he.RetryAfter == 0 {
 				he.RetryAfter = perMinuteDelay
 			}
@@ -239,11 +238,11 @@ func classifyLimit(he *providers.HTTPError, status int, f errorFacts, lowerMsg s
 	}
 	switch status {
 	case 429:
-		he.Kind = providers.KindRateLimit
+		he.Kind = chat.ProviderKindRateLimit
 	case 503:
-		he.Kind = providers.KindOverloaded
+		he.Kind = chat.ProviderKindOverloaded
 	default:
-		he.Kind = providers.KindServer
+		he.Kind = chat.ProviderKindServer
 	}
 }
 

@@ -10,7 +10,6 @@ import (
 	"time"
 
 	"maestro/backend/chat"
-	"maestro/backend/providers"
 )
 
 func TestClassify(t *testing.T) {
@@ -26,7 +25,7 @@ func TestClassify(t *testing.T) {
 		status     int
 		header     http.Header
 		body       string
-		wantKind   providers.Kind
+		wantKind   chat.ProviderKind
 		wantCode   string
 		wantRetry  time.Duration
 		wantReset  time.Time
@@ -34,67 +33,67 @@ func TestClassify(t *testing.T) {
 		wantChatIs error
 	}{
 		{name: "vercel 429 per-minute with retry info", status: 429, body: string(fixture429),
-			wantKind: providers.KindRateLimit, wantCode: "RESOURCE_EXHAUSTED", wantRetry: 34400 * time.Millisecond},
+			wantKind: chat.ProviderKindRateLimit, wantCode: "RESOURCE_EXHAUSTED", wantRetry: 34400 * time.Millisecond},
 		{name: "cloudcode rate limit", status: 429, body: rateLimit,
-			wantKind: providers.KindRateLimit, wantCode: "RATE_LIMIT_EXCEEDED", wantRetry: 539477544 * time.Nanosecond},
+			wantKind: chat.ProviderKindRateLimit, wantCode: "RATE_LIMIT_EXCEEDED", wantRetry: 539477544 * time.Nanosecond},
 		{name: "cloudcode rate limit in an array", status: 429, body: "[" + rateLimit + "]\n",
-			wantKind: providers.KindRateLimit, wantCode: "RATE_LIMIT_EXCEEDED", wantRetry: 539477544 * time.Nanosecond},
+			wantKind: chat.ProviderKindRateLimit, wantCode: "RATE_LIMIT_EXCEEDED", wantRetry: 539477544 * time.Nanosecond},
 		{name: "rate limit longer than 300 s is terminal", status: 429,
 			body:     strings.Replace(rateLimit, `"retryDelay":"0.539477544s"`, `"retryDelay":"900s"`, 1),
-			wantKind: providers.KindQuota, wantCode: "RATE_LIMIT_EXCEEDED", wantRetry: 900 * time.Second,
+			wantKind: chat.ProviderKindQuota, wantCode: "RATE_LIMIT_EXCEEDED", wantRetry: 900 * time.Second,
 			wantReset: time.Date(2025, 10, 20, 19, 14, 8, 0, time.UTC)},
 		{name: "quota exhausted", status: 429,
 			body:     `{"error":{"code":429,"message":"You have exhausted your daily quota on this model.","status":"RESOURCE_EXHAUSTED","details":[{"@type":"type.googleapis.com/google.rpc.ErrorInfo","reason":"QUOTA_EXHAUSTED","domain":"cloudcode-pa.googleapis.com","metadata":{"quotaResetTimeStamp":"2026-11-22T00:00:00Z"}}]}}`,
-			wantKind: providers.KindQuota, wantCode: "QUOTA_EXHAUSTED", wantReset: time.Date(2026, 11, 22, 0, 0, 0, 0, time.UTC)},
+			wantKind: chat.ProviderKindQuota, wantCode: "QUOTA_EXHAUSTED", wantReset: time.Date(2026, 11, 22, 0, 0, 0, 0, time.UTC)},
 		{name: "per-day quota", status: 429,
 			body:     `{"error":{"code":429,"message":"Quota exceeded.","status":"RESOURCE_EXHAUSTED","details":[{"@type":"type.googleapis.com/google.rpc.QuotaFailure","violations":[{"quotaId":"GenerateRequestsPerDayPerProjectPerModel-FreeTier"}]},{"@type":"type.googleapis.com/google.rpc.RetryInfo","retryDelay":"20s"}]}}`,
-			wantKind: providers.KindQuota, wantCode: "RESOURCE_EXHAUSTED", wantRetry: 20 * time.Second},
+			wantKind: chat.ProviderKindQuota, wantCode: "RESOURCE_EXHAUSTED", wantRetry: 20 * time.Second},
 		{name: "per-minute quota without delay", status: 429,
 			body:     `{"error":{"code":429,"message":"Quota exceeded.","status":"RESOURCE_EXHAUSTED","details":[{"@type":"type.googleapis.com/google.rpc.QuotaFailure","violations":[{"quotaId":"GenerateRequestsPerMinutePerProject"}]}]}}`,
-			wantKind: providers.KindRateLimit, wantCode: "RESOURCE_EXHAUSTED", wantRetry: time.Minute},
+			wantKind: chat.ProviderKindRateLimit, wantCode: "RESOURCE_EXHAUSTED", wantRetry: time.Minute},
 		{name: "limit 0", status: 429,
 			body:     `{"error":{"code":429,"message":"Quota exceeded for metric: generate_content_free_tier_requests, limit: 0","status":"RESOURCE_EXHAUSTED"}}`,
-			wantKind: providers.KindQuota, wantCode: "RESOURCE_EXHAUSTED"},
+			wantKind: chat.ProviderKindQuota, wantCode: "RESOURCE_EXHAUSTED"},
 		{name: "retry delay in the message", status: 429,
 			body:     `{"error":{"code":429,"message":"Resource exhausted. Please retry in 12.5s.","status":"RESOURCE_EXHAUSTED"}}`,
-			wantKind: providers.KindRateLimit, wantCode: "RESOURCE_EXHAUSTED", wantRetry: 12500 * time.Millisecond},
+			wantKind: chat.ProviderKindRateLimit, wantCode: "RESOURCE_EXHAUSTED", wantRetry: 12500 * time.Millisecond},
 		{name: "retry-after header", status: 429, header: http.Header{"Retry-After": {"7"}},
 			body:     `{"error":{"code":429,"message":"Too many requests.","status":"RESOURCE_EXHAUSTED"}}`,
-			wantKind: providers.KindRateLimit, wantRetry: 7 * time.Second, wantCode: "RESOURCE_EXHAUSTED"},
+			wantKind: chat.ProviderKindRateLimit, wantRetry: 7 * time.Second, wantCode: "RESOURCE_EXHAUSTED"},
 		{name: "capacity exhausted", status: 503,
 			body:     `{"error":{"code":503,"message":"No capacity available for model gemini-2.5-pro on the server","status":"UNAVAILABLE","details":[{"@type":"type.googleapis.com/google.rpc.ErrorInfo","reason":"MODEL_CAPACITY_EXHAUSTED","domain":"cloudcode-pa.googleapis.com"}]}}`,
-			wantKind: providers.KindQuota, wantCode: "MODEL_CAPACITY_EXHAUSTED"},
+			wantKind: chat.ProviderKindQuota, wantCode: "MODEL_CAPACITY_EXHAUSTED"},
 		{name: "overloaded", status: 503,
 			body:     `{"error":{"code":503,"message":"The model is overloaded. Please try again later.","status":"UNAVAILABLE"}}`,
-			wantKind: providers.KindOverloaded, wantCode: "UNAVAILABLE"},
+			wantKind: chat.ProviderKindOverloaded, wantCode: "UNAVAILABLE"},
 		{name: "cancelled 499", status: 499, body: `{"error":{"code":499,"message":"The operation was cancelled.","status":"CANCELLED"}}`,
-			wantKind: providers.KindServer, wantCode: "CANCELLED"},
+			wantKind: chat.ProviderKindServer, wantCode: "CANCELLED"},
 		{name: "internal", status: 500,
 			body:     `[{"error":{"code":500,"message":"An internal error has occurred. Please retry or report in https://developers.generativeai.google/guide/troubleshooting","status":"INTERNAL"}}]`,
-			wantKind: providers.KindServer, wantCode: "INTERNAL"},
+			wantKind: chat.ProviderKindServer, wantCode: "INTERNAL"},
 		{name: "expired token", status: 401,
 			body:     `{"error":{"code":401,"message":"Request had invalid authentication credentials. Expected OAuth 2 access token, login cookie or other valid authentication credential. See https://developers.google.com/identity/sign-in/web/devconsole-project.","status":"UNAUTHENTICATED","details":[{"@type":"type.googleapis.com/google.rpc.ErrorInfo","reason":"ACCESS_TOKEN_EXPIRED","domain":"googleapis.com","metadata":{"service":"cloudcode-pa.googleapis.com"}}]}}`,
-			wantKind: providers.KindAuth, wantCode: "ACCESS_TOKEN_EXPIRED", wantChatIs: chat.ErrAuthRequired},
+			wantKind: chat.ProviderKindAuth, wantCode: "ACCESS_TOKEN_EXPIRED", wantChatIs: chat.ErrAuthRequired},
 		{name: "invalid api key", status: 400,
 			body:     `{"error":{"code":400,"message":"API key not valid. Please pass a valid API key.","status":"INVALID_ARGUMENT","details":[{"@type":"type.googleapis.com/google.rpc.ErrorInfo","reason":"API_KEY_INVALID","domain":"googleapis.com","metadata":{"service":"generativelanguage.googleapis.com"}}]}}`,
-			wantKind: providers.KindAuth, wantCode: "API_KEY_INVALID", wantChatIs: chat.ErrAuthRequired},
+			wantKind: chat.ProviderKindAuth, wantCode: "API_KEY_INVALID", wantChatIs: chat.ErrAuthRequired},
 		{name: "validation required", status: 403,
 			body:     `{"error":{"code":403,"message":"Verify your account to continue.","status":"PERMISSION_DENIED","details":[{"@type":"type.googleapis.com/google.rpc.ErrorInfo","reason":"VALIDATION_REQUIRED","domain":"cloudcode-pa.googleapis.com","metadata":{"validation_link":"https://accounts.google.com/signin/continue?x=1"}},{"@type":"type.googleapis.com/google.rpc.Help","links":[{"description":"Verify","url":"https://example.com/help"}]}]}}`,
-			wantKind: providers.KindForbidden, wantCode: "VALIDATION_REQUIRED", wantInMsg: "https://accounts.google.com/signin/continue?x=1"},
+			wantKind: chat.ProviderKindForbidden, wantCode: "VALIDATION_REQUIRED", wantInMsg: "https://accounts.google.com/signin/continue?x=1"},
 		{name: "validation link from help", status: 403,
 			body:     `{"error":{"code":403,"message":"Verify your account.","status":"PERMISSION_DENIED","details":[{"@type":"type.googleapis.com/google.rpc.ErrorInfo","reason":"VALIDATION_REQUIRED","domain":"cloudcode-pa.googleapis.com"},{"@type":"type.googleapis.com/google.rpc.Help","links":[{"description":"Verify","url":"https://example.com/verify"}]}]}}`,
-			wantKind: providers.KindForbidden, wantCode: "VALIDATION_REQUIRED", wantInMsg: "https://example.com/verify"},
+			wantKind: chat.ProviderKindForbidden, wantCode: "VALIDATION_REQUIRED", wantInMsg: "https://example.com/verify"},
 		{name: "model not found", status: 404,
 			body:     `{"error":{"code":404,"message":"models/gemini-9 is not found for API version v1beta, or is not supported for generateContent.","status":"NOT_FOUND"}}`,
-			wantKind: providers.KindNotFound, wantCode: "NOT_FOUND", wantChatIs: chat.ErrNotFound},
+			wantKind: chat.ProviderKindNotFound, wantCode: "NOT_FOUND", wantChatIs: chat.ErrNotFound},
 		{name: "context too large", status: 400,
 			body:     `{"error":{"code":400,"message":"The input token count (1048577) exceeds the maximum number of tokens allowed (1048576).","status":"INVALID_ARGUMENT"}}`,
-			wantKind: providers.KindContextTooLarge, wantCode: "INVALID_ARGUMENT"},
+			wantKind: chat.ProviderKindContextTooLarge, wantCode: "INVALID_ARGUMENT"},
 		{name: "missing thought signature", status: 400,
 			body:     `[{"error":{"code":400,"message":"Function call is missing a thought_signature in functionCall parts.","errors":[{"message":"x","domain":"global","reason":"badRequest"}],"status":"INVALID_ARGUMENT"}}]`,
-			wantKind: providers.KindInvalidRequest, wantCode: "INVALID_ARGUMENT", wantChatIs: chat.ErrInvalid},
+			wantKind: chat.ProviderKindInvalidRequest, wantCode: "INVALID_ARGUMENT", wantChatIs: chat.ErrInvalid},
 		{name: "html gateway error", status: 502, body: "<html><body>Bad Gateway</body></html>",
-			wantKind: providers.KindServer, wantInMsg: "Bad Gateway"},
+			wantKind: chat.ProviderKindServer, wantInMsg: "Bad Gateway"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -129,15 +128,15 @@ func TestClassifyModelCall(t *testing.T) {
 	tests := []struct {
 		name string
 		body string
-		want providers.Kind
+		want chat.ProviderKind
 	}{
 		{"api key", `{"error":{"code":404,"message":"models/gemini-9 is not found for API version v1beta, or is not supported for generateContent. Call ListModels to see the list of available models and their supported methods.","status":"NOT_FOUND"}}`,
-			providers.KindModelUnavailable},
+			chat.ProviderKindModelUnavailable},
 		{"code assist", `[{"error":{"code":404,"message":"Requested entity was not found.","errors":[{"message":"Requested entity was not found.","domain":"global","reason":"notFound"}],"status":"NOT_FOUND"}}]`,
-			providers.KindModelUnavailable},
+			chat.ProviderKindModelUnavailable},
 		{"wrong path", `{"error":{"code":404,"message":"The requested URL /v1beta/x was not found on this server.","status":"NOT_FOUND"}}`,
-			providers.KindNotFound},
-		{"html", `<html>404</html>`, providers.KindNotFound},
+			chat.ProviderKindNotFound},
+		{"html", `<html>404</html>`, chat.ProviderKindNotFound},
 	}
 	for _, tt := range tests {
 		he := classifyModelCall(404, nil, []byte(tt.body))

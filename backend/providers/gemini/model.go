@@ -15,7 +15,6 @@ import (
 	"sync/atomic"
 
 	"maestro/backend/chat"
-	"maestro/backend/providers"
 )
 
 // Default endpoints.
@@ -146,7 +145,7 @@ func (m *Model) Stream(ctx context.Context, req chat.Request) (iter.Seq2[chat.Ev
 	}
 	resp, err := m.send(ctx, http.MethodPost, m.endpoint(model), b)
 	if err != nil {
-		if _, ok := providers.AsHTTPError(err); ok {
+		if _, ok := chat.AsProviderError(err); ok {
 			return nil, err
 		}
 		return nil, fmt.Errorf("gemini: send request: %w", err)
@@ -160,7 +159,7 @@ func (m *Model) Stream(ctx context.Context, req chat.Request) (iter.Seq2[chat.Ev
 }
 
 // send issues one request with this Model's headers (JSON body when body
-// is not nil). A transport failure is a KindServer *providers.HTTPError; a
+// is not nil). A transport failure is a server-kind *chat.ProviderError; a
 // cancelled context is returned as the context's error.
 func (m *Model) send(ctx context.Context, method, target string, body []byte) (*http.Response, error) {
 	var rd io.Reader
@@ -183,7 +182,7 @@ func (m *Model) send(ctx context.Context, method, target string, body []byte) (*
 		if ctx.Err() != nil {
 			return nil, ctx.Err()
 		}
-		return nil, &providers.HTTPError{Provider: chat.ProviderGemini, Kind: providers.KindServer,
+		return nil, &chat.ProviderError{Provider: chat.ProviderGemini, Kind: chat.ProviderKindServer,
 			Message: "send request", Err: err}
 	}
 	return resp, nil

@@ -15,8 +15,7 @@ import (
 	"time"
 
 	"maestro/backend/chat"
-	"maestro/backend/providers"
-	"maestro/backend/providers/fake"
+	"maestro/backend/providers/fakescript"
 	"maestro/backend/providers/gemini/geminifake"
 )
 
@@ -149,21 +148,21 @@ func TestRoundTripReplies(t *testing.T) {
 	declared := base(user("u1", "go"))
 	tests := []struct {
 		name      string
-		reply     fake.Reply
+		reply     fakescript.Reply
 		req       chat.Request
 		want      func(t *testing.T, evs []chat.Event)
-		wantKind  providers.Kind
+		wantKind  chat.ProviderKind
 		wantCode  string
 		wantEarly bool // the error comes from Stream, not the sequence
 	}{
-		{name: "echo", reply: fake.Reply{}, req: base(user("u1", "hello fake")),
+		{name: "echo", reply: fakescript.Reply{}, req: base(user("u1", "hello fake")),
 			want: func(t *testing.T, evs []chat.Event) {
 				if got := textOf(evs); got != "You said: hello fake" {
 					t.Errorf("got text %q; want the echo", got)
 				}
 				finishIs(t, evs, "stop")
 			}},
-		{name: "thinking and text", reply: fake.Reply{Thinking: "Let me think about it.", Text: "The answer is 42.", ChunkRunes: 5}, req: declared,
+		{name: "thinking and text", reply: fakescript.Reply{Thinking: "Let me think about it.", Text: "The answer is 42.", ChunkRunes: 5}, req: declared,
 			want: func(t *testing.T, evs []chat.Event) {
 				if got := textOf(evs); got != "The answer is 42." {
 					t.Errorf("got text %q", got)
@@ -187,7 +186,7 @@ func TestRoundTripReplies(t *testing.T) {
 				}
 				finishIs(t, evs, "stop")
 			}},
-		{name: "parallel tool calls", req: declared, reply: fake.Reply{Text: "Reading both.", ToolCalls: []fake.ToolCall{
+		{name: "parallel tool calls", req: declared, reply: fakescript.Reply{Text: "Reading both.", ToolCalls: []fakescript.ToolCall{
 			{Name: "files__read_file", Args: raw(`{"path":"a.txt"}`)}, {Name: "clock__now"}}},
 			want: func(t *testing.T, evs []chat.Event) {
 				calls := doneCalls(evs)
@@ -200,18 +199,18 @@ func TestRoundTripReplies(t *testing.T) {
 				}
 				finishIs(t, evs, "tool_calls")
 			}},
-		{name: "undeclared tool", req: declared, reply: fake.Reply{ToolCalls: []fake.ToolCall{{Name: "not_declared", Args: raw(`{}`)}}},
-			wantKind: providers.KindStream, wantCode: finishUnexpectedToolCall},
-		{name: "expired token", req: declared, reply: fake.Reply{Error: "401"}, wantEarly: true, wantKind: providers.KindAuth},
-		{name: "rate limit", req: declared, reply: fake.Reply{Error: "429", RetryAfter: 3}, wantEarly: true, wantKind: providers.KindRateLimit},
-		{name: "overloaded", req: declared, reply: fake.Reply{Error: "529"}, wantEarly: true, wantKind: providers.KindOverloaded, wantCode: "UNAVAILABLE"},
-		{name: "usage limit", req: declared, reply: fake.Reply{Error: "usage_limit", RetryAfter: 7200}, wantEarly: true, wantKind: providers.KindQuota},
-		{name: "context too large", req: declared, reply: fake.Reply{Error: "context_too_large"}, wantEarly: true, wantKind: providers.KindContextTooLarge},
-		{name: "server error", req: declared, reply: fake.Reply{Error: "server"}, wantEarly: true, wantKind: providers.KindServer, wantCode: "INTERNAL"},
-		{name: "error inside the stream", req: declared, reply: fake.Reply{Error: "stream_error", Text: "partial answer"},
-			wantKind: providers.KindServer, wantCode: "INTERNAL"},
-		{name: "disconnect", req: declared, reply: fake.Reply{Text: "this will be cut short", ChunkRunes: 4, DisconnectAfter: 2},
-			wantKind: providers.KindStream},
+		{name: "undeclared tool", req: declared, reply: fakescript.Reply{ToolCalls: []fakescript.ToolCall{{Name: "not_declared", Args: raw(`{}`)}}},
+			wantKind: chat.ProviderKindStream, wantCode: finishUnexpectedToolCall},
+		{name: "expired token", req: declared, reply: fakescript.Reply{Error: "401"}, wantEarly: true, wantKind: chat.ProviderKindAuth},
+		{name: "rate limit", req: declared, reply: fakescript.Reply{Error: "429", RetryAfter: 3}, wantEarly: true, wantKind: chat.ProviderKindRateLimit},
+		{name: "overloaded", req: declared, reply: fakescript.Reply{Error: "529"}, wantEarly: true, wantKind: chat.ProviderKindOverloaded, wantCode: "UNAVAILABLE"},
+		{name: "usage limit", req: declared, reply: fakescript.Reply{Error: "usage_limit", RetryAfter: 7200}, wantEarly: true, wantKind: chat.ProviderKindQuota},
+		{name: "context too large", req: declared, reply: fakescript.Reply{Error: "context_too_large"}, wantEarly: true, wantKind: chat.ProviderKindContextTooLarge},
+		{name: "server error", req: declared, reply: fakescript.Reply{Error: "server"}, wantEarly: true, wantKind: chat.ProviderKindServer, wantCode: "INTERNAL"},
+		{name: "error inside the stream", req: declared, reply: fakescript.Reply{Error: "stream_error", Text: "partial answer"},
+			wantKind: chat.ProviderKindServer, wantCode: "INTERNAL"},
+		{name: "disconnect", req: declared, reply: fakescript.Reply{Text: "this will be cut short", ChunkRunes: 4, DisconnectAfter: 2},
+			wantKind: chat.ProviderKindStream},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -228,9 +227,9 @@ func TestRoundTripReplies(t *testing.T) {
 					tt.want(t, evs)
 					continue
 				}
-				he, ok := providers.AsHTTPError(err)
+				he, ok := chat.AsProviderError(err)
 				if !ok {
-					t.Fatalf("%s: got error %v; want *providers.HTTPError", mode, err)
+					t.Fatalf("%s: got error %v; want *chat.ProviderError", mode, err)
 				}
 				if he.Kind != tt.wantKind || (tt.wantCode != "" && he.Code != tt.wantCode) {
 					t.Errorf("%s: got kind %s code %q; want %s %q (%v)", mode, he.Kind, he.Code, tt.wantKind, tt.wantCode, he)
@@ -286,7 +285,7 @@ func TestRoundTripConversation(t *testing.T) {
 	f, srv := newFake(t)
 	for mode, m := range modes(srv) {
 		req := base(user("u1", "Read a.txt"))
-		f.Script.Push(fake.Reply{Thinking: "Need the file.", ToolCalls: []fake.ToolCall{{Name: "files__read_file", Args: raw(`{"path":"a.txt"}`)}}})
+		f.Script.Push(fakescript.Reply{Thinking: "Need the file.", ToolCalls: []fakescript.ToolCall{{Name: "files__read_file", Args: raw(`{"path":"a.txt"}`)}}})
 		evs, err := run(t.Context(), m, req)
 		if err != nil {
 			t.Fatalf("%s turn 1: %v", mode, err)
@@ -298,7 +297,7 @@ func TestRoundTripConversation(t *testing.T) {
 		}
 		req.Messages = append(req.Messages, asst,
 			results("t1", ok(calls[0].ID, calls[0].Name, `{"text":"hello"}`)))
-		f.Script.Push(fake.Reply{Text: "It says hello."})
+		f.Script.Push(fakescript.Reply{Text: "It says hello."})
 		evs, err = run(t.Context(), m, req)
 		if err != nil {
 			t.Fatalf("%s turn 2: %v", mode, err)

@@ -11,7 +11,6 @@ import (
 	"strings"
 
 	"maestro/backend/chat"
-	"maestro/backend/providers"
 )
 
 const (
@@ -141,14 +140,14 @@ func (m *Model) call(ctx context.Context, method, target string, body []byte, ou
 	defer resp.Body.Close()
 	b, err := io.ReadAll(io.LimitReader(resp.Body, maxListBody))
 	if err != nil {
-		return &providers.HTTPError{Provider: chat.ProviderGemini, Status: resp.StatusCode, Kind: providers.KindServer,
+		return &chat.ProviderError{Provider: chat.ProviderGemini, Status: resp.StatusCode, Kind: chat.ProviderKindServer,
 			Message: "read response", Err: err}
 	}
 	if resp.StatusCode/100 != 2 {
 		return classify(resp.StatusCode, resp.Header, b)
 	}
 	if err := json.Unmarshal(b, out); err != nil {
-		return &providers.HTTPError{Provider: chat.ProviderGemini, Status: resp.StatusCode, Kind: providers.KindServer,
+		return &chat.ProviderError{Provider: chat.ProviderGemini, Status: resp.StatusCode, Kind: chat.ProviderKindServer,
 			Message: "decode response", Err: err}
 	}
 	return nil

@@ -8,8 +8,7 @@ import (
 	"testing"
 
 	"maestro/backend/chat"
-	"maestro/backend/providers"
-	"maestro/backend/providers/fake"
+	"maestro/backend/providers/fakescript"
 )
 
 func ids(ms []chat.ModelInfo) []string {
@@ -150,8 +149,8 @@ func TestModelsErrors(t *testing.T) {
 	t.Parallel()
 	_, srv := newFake(t)
 	_, err := New(WithBaseURL(srv.URL), WithAPIKey("wrong")).Models(t.Context())
-	if he, ok := providers.AsHTTPError(err); !ok || he.Kind != providers.KindAuth {
-		t.Errorf("wrong key: got %v; want a KindAuth HTTPError", err)
+	if he, ok := chat.AsProviderError(err); !ok || he.Kind != chat.ProviderKindAuth {
+		t.Errorf("wrong key: got %v; want an auth-kind *chat.ProviderError", err)
 	}
 }
 
@@ -163,8 +162,8 @@ func TestModelNotServed(t *testing.T) {
 	f.Script.SetModels([]string{"gemini-2.5-flash"})
 	for mode, m := range modes(srv) {
 		_, err := run(t.Context(), m, base(user("u1", "hi")))
-		he, ok := providers.AsHTTPError(err)
-		if !ok || he.Kind != providers.KindModelUnavailable || he.Status != 404 {
+		he, ok := chat.AsProviderError(err)
+		if !ok || he.Kind != chat.ProviderKindModelUnavailable || he.Status != 404 {
 			t.Errorf("%s: got %v; want a 404 KindModelUnavailable", mode, err)
 		}
 	}
@@ -242,7 +241,7 @@ func TestRenderedStepsAccepted(t *testing.T) {
 		req := base(user("u1", "Play a.mp3"))
 		req.Model = "gemini-2.5-flash"
 		req.Reasoning = &chat.Reasoning{BudgetTokens: 1 << 20}
-		f.Script.Push(fake.Reply{Thinking: "Need the file.", ToolCalls: []fake.ToolCall{{Name: "files__read_file", Args: raw(`{"path":"a.mp3"}`)}}})
+		f.Script.Push(fakescript.Reply{Thinking: "Need the file.", ToolCalls: []fakescript.ToolCall{{Name: "files__read_file", Args: raw(`{"path":"a.mp3"}`)}}})
 		evs, err := run(t.Context(), m, req)
 		if err != nil {
 			t.Fatalf("%s step 1: %v", mode, err)
@@ -252,7 +251,7 @@ func TestRenderedStepsAccepted(t *testing.T) {
 		req.Messages = append(req.Messages, asst, results("t1", chat.ToolResult{CallID: c.ID, Name: c.Name, Successful: true,
 			Attachments: []chat.Attachment{{Type: "audio", MIMEType: "audio/mpeg", Data: "SUQzBA=="}}}),
 			user("u2", "Stop, what time is it?"))
-		f.Script.Push(fake.Reply{Text: "Noon."})
+		f.Script.Push(fakescript.Reply{Text: "Noon."})
 		if _, err := run(t.Context(), m, req); err != nil {
 			t.Fatalf("%s step 2: %v", mode, err)
 		}

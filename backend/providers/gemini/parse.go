@@ -32,8 +32,8 @@ func parseStream(r io.Reader) iter.Seq2[chat.Event, error] {
 		var p streamParser
 		for ev, err := range providers.ReadSSE(r) {
 			if err != nil {
-				yield(nil, &providers.HTTPError{Provider: chat.ProviderGemini, Status: 200,
-					Kind: providers.KindStream, Message: "read stream", Err: err})
+				yield(nil, &chat.ProviderError{Provider: chat.ProviderGemini, Status: 200,
+					Kind: chat.ProviderKindStream, Message: "read stream", Err: err})
 				return
 			}
 			if len(bytes.TrimSpace(ev.Data)) == 0 {
@@ -83,8 +83,8 @@ type streamParser struct {
 	responseID        string
 }
 
-func streamErr(code, msg string, err error) *providers.HTTPError {
-	return &providers.HTTPError{Provider: chat.ProviderGemini, Status: 200, Kind: providers.KindStream,
+func streamErr(code, msg string, err error) *chat.ProviderError {
+	return &chat.ProviderError{Provider: chat.ProviderGemini, Status: 200, Kind: chat.ProviderKindStream,
 		Code: code, Message: msg, Err: err}
 }
 
@@ -259,8 +259,8 @@ func (p *streamParser) end() (chat.Event, error) {
 		if msg == "" {
 			msg = "the prompt was blocked"
 		}
-		return nil, &providers.HTTPError{Provider: chat.ProviderGemini, Status: 200,
-			Kind: providers.KindInvalidRequest, Code: p.blocked.BlockReason, Message: msg}
+		return nil, &chat.ProviderError{Provider: chat.ProviderGemini, Status: 200,
+			Kind: chat.ProviderKindInvalidRequest, Code: p.blocked.BlockReason, Message: msg}
 	}
 	reason := ""
 	switch p.finish {

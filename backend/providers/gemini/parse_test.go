@@ -7,7 +7,6 @@ import (
 	"testing"
 
 	"maestro/backend/chat"
-	"maestro/backend/providers"
 )
 
 // sse builds a CRLF stream from payloads.
@@ -151,7 +150,7 @@ func TestParseHandWritten(t *testing.T) {
 		name     string
 		stream   []byte
 		want     []chat.Event
-		wantKind providers.Kind // "" = no error
+		wantKind chat.ProviderKind // "" = no error
 		wantCode string
 	}{
 		{name: "text", stream: sse(ca(cand(`{"text":"Hel"}`, "")), ca(cand(`{"text":"lo"}`, "")), ca(stop)),
@@ -166,7 +165,7 @@ func TestParseHandWritten(t *testing.T) {
 				chat.Finish{Reason: "stop", ResponseID: "t1"}}},
 		{name: "thinking only, cut at end", stream: sse(ca(cand(`{"text":"hmm","thought":true}`, ""))),
 			want:     []chat.Event{chat.ReasoningDelta{Text: "hmm"}, chat.ReasoningDone{}},
-			wantKind: providers.KindStream, wantCode: codeNoFinishReason},
+			wantKind: chat.ProviderKindStream, wantCode: codeNoFinishReason},
 		{name: "arguments in many fragments", stream: sse(
 			ca(cand(`{"functionCall":{"name":"plan","willContinue":true},"thoughtSignature":"CiQBpa"}`, "")),
 			ca(cand(`{"functionCall":{"partialArgs":[{"jsonPath":"$.title","stringValue":"Tri","willContinue":true}],"willContinue":true}}`, "")),
@@ -202,24 +201,24 @@ func TestParseHandWritten(t *testing.T) {
 		{name: "safety with text", stream: sse(ca(cand(`{"text":"partial"}`, "SAFETY"))),
 			want: []chat.Event{chat.TextDelta{Text: "partial"}, chat.Finish{Reason: "safety", ResponseID: "t1"}}},
 		{name: "safety without text", stream: sse(ca(cand(`{"text":""}`, "SAFETY"))),
-			wantKind: providers.KindStream, wantCode: "SAFETY"},
+			wantKind: chat.ProviderKindStream, wantCode: "SAFETY"},
 		{name: "unexpected tool call", stream: sse(ca(`{"candidates":[{"content":{"role":"model"},"finishReason":"UNEXPECTED_TOOL_CALL","finishMessage":"Unexpected tool call: x","index":0}]}`)),
-			wantKind: providers.KindStream, wantCode: finishUnexpectedToolCall},
+			wantKind: chat.ProviderKindStream, wantCode: finishUnexpectedToolCall},
 		{name: "malformed function call", stream: sse(ca(cand(`{"text":"ok"}`, "MALFORMED_FUNCTION_CALL"))),
-			want: []chat.Event{chat.TextDelta{Text: "ok"}}, wantKind: providers.KindStream, wantCode: finishMalformedCall},
+			want: []chat.Event{chat.TextDelta{Text: "ok"}}, wantKind: chat.ProviderKindStream, wantCode: finishMalformedCall},
 		{name: "error inside the stream", stream: sse(ca(cand(`{"text":"Hi"}`, "")),
 			`{"error":{"code":503,"message":"The model is overloaded. Please try again later.","status":"UNAVAILABLE"}}`),
-			want: []chat.Event{chat.TextDelta{Text: "Hi"}}, wantKind: providers.KindOverloaded, wantCode: "UNAVAILABLE"},
+			want: []chat.Event{chat.TextDelta{Text: "Hi"}}, wantKind: chat.ProviderKindOverloaded, wantCode: "UNAVAILABLE"},
 		{name: "malformed json", stream: sse(ca(cand(`{"text":"Hi"}`, "")), `{"response":{"candidates":[`),
-			want: []chat.Event{chat.TextDelta{Text: "Hi"}}, wantKind: providers.KindStream, wantCode: codeMalformedEvent},
+			want: []chat.Event{chat.TextDelta{Text: "Hi"}}, wantKind: chat.ProviderKindStream, wantCode: codeMalformedEvent},
 		{name: "cut-off stream", stream: []byte("data: " + ca(cand(`{"text":"Hi"}`, "")) + "\r\n\r\ndata: {\"respo"),
-			want: []chat.Event{chat.TextDelta{Text: "Hi"}}, wantKind: providers.KindStream, wantCode: codeMalformedEvent},
+			want: []chat.Event{chat.TextDelta{Text: "Hi"}}, wantKind: chat.ProviderKindStream, wantCode: codeMalformedEvent},
 		{name: "ends without finish reason", stream: sse(ca(cand(`{"functionCall":{"name":"a","args":{}}}`, ""))),
 			want:     []chat.Event{chat.ToolCallStart{Index: 0, Name: "a"}, chat.ToolCallDelta{Index: 0, Fragment: "{}"}, chat.ToolCallDone{Index: 0, Name: "a", Arguments: raw("{}")}},
-			wantKind: providers.KindStream, wantCode: codeNoFinishReason},
-		{name: "empty body", stream: nil, wantKind: providers.KindStream, wantCode: codeNoFinishReason},
+			wantKind: chat.ProviderKindStream, wantCode: codeNoFinishReason},
+		{name: "empty body", stream: nil, wantKind: chat.ProviderKindStream, wantCode: codeNoFinishReason},
 		{name: "prompt blocked", stream: sse(ca(`{"promptFeedback":{"blockReason":"PROHIBITED_CONTENT"},"usageMetadata":{"promptTokenCount":4}}`)),
-			wantKind: providers.KindInvalidRequest, wantCode: "PROHIBITED_CONTENT"},
+			wantKind: chat.ProviderKindInvalidRequest, wantCode: "PROHIBITED_CONTENT"},
 		{name: "LF delimiters and comments", stream: []byte(": keepalive\n\ndata: " + ca(cand(`{"text":"x"}`, "STOP")) + "\n\n"),
 			want: []chat.Event{chat.TextDelta{Text: "x"}, chat.Finish{Reason: "stop", ResponseID: "t1"}}},
 		// usageMetadata is cumulative and each chunk carries only the counts
@@ -252,9 +251,9 @@ func TestParseHandWritten(t *testing.T) {
 					t.Fatalf("got error %v; want none", err)
 				}
 			} else {
-				var he *providers.HTTPError
+				var he *chat.ProviderError
 				if !errors.As(err, &he) {
-					t.Fatalf("got error %v; want *providers.HTTPError", err)
+					t.Fatalf("got error %v; want *chat.ProviderError", err)
 				}
 				if he.Kind != tt.wantKind || he.Code != tt.wantCode || he.Status != 200 {
 					t.Errorf("got kind %s code %q status %d; want kind %s code %q status 200", he.Kind, he.Code, he.Status, tt.wantKind, tt.wantCode)

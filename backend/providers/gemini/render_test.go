@@ -13,13 +13,12 @@ import (
 	"strings"
 	"testing"
 
-	"maestro/backend/agent"
 	"maestro/backend/chat"
 )
 
 var update = flag.Bool("update", false, "rewrite golden files")
 
-var _ agent.Model = (*Model)(nil)
+var _ chat.Model = (*Model)(nil)
 
 func raw(s string) json.RawMessage { return json.RawMessage(s) }
 

@@ -9,8 +9,7 @@ import (
 	"testing"
 
 	"maestro/backend/chat"
-	"maestro/backend/providers"
-	"maestro/backend/providers/fake"
+	"maestro/backend/providers/fakescript"
 )
 
 func TestStreamStopClosesBody(t *testing.T) {
@@ -18,7 +17,7 @@ func TestStreamStopClosesBody(t *testing.T) {
 	f, srv := newFake(t)
 	var closed atomic.Int32
 	m := New(WithBaseURL(srv.URL), WithProject(testProject), WithHTTPClient(&http.Client{Transport: bearer{tok: testToken, closed: &closed}}))
-	f.Script.Push(fake.Reply{Text: strings.Repeat("word ", 50), ChunkRunes: 5, DelayMS: 20})
+	f.Script.Push(fakescript.Reply{Text: strings.Repeat("word ", 50), ChunkRunes: 5, DelayMS: 20})
 	seq, err := m.Stream(t.Context(), base(user("u1", "hi")))
 	if err != nil {
 		t.Fatal(err)
@@ -40,7 +39,7 @@ func TestStreamCancel(t *testing.T) {
 	t.Parallel()
 	f, srv := newFake(t)
 	m := modes(srv)["code assist"]
-	f.Script.Push(fake.Reply{Text: strings.Repeat("word ", 50), ChunkRunes: 5, DelayMS: 50})
+	f.Script.Push(fakescript.Reply{Text: strings.Repeat("word ", 50), ChunkRunes: 5, DelayMS: 50})
 	ctx, cancel := context.WithCancel(t.Context())
 	defer cancel()
 	seq, err := m.Stream(ctx, base(user("u1", "hi")))
@@ -79,8 +78,8 @@ func TestStreamRejectsBeforeSending(t *testing.T) {
 		t.Errorf("invalid schema: got %v; want an encode error", err)
 	}
 	_, err := m.Stream(t.Context(), chat.Request{Model: "gemini-2.5-pro", Messages: []chat.Message{user("u", "x")}})
-	if he, ok := providers.AsHTTPError(err); !ok || he.Kind != providers.KindServer {
-		t.Errorf("unreachable server: got %v; want a KindServer HTTPError", err)
+	if he, ok := chat.AsProviderError(err); !ok || he.Kind != chat.ProviderKindServer {
+		t.Errorf("unreachable server: got %v; want a server-kind *chat.ProviderError", err)
 	}
 }
 

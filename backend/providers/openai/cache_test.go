@@ -10,7 +10,7 @@ import (
 	"testing"
 
 	"maestro/backend/chat"
-	"maestro/backend/providers/fake"
+	"maestro/backend/providers/fakescript"
 	"maestro/backend/providers/openai/openaifake"
 )
 
@@ -39,11 +39,11 @@ func TestCachePrefixAcrossSteps(t *testing.T) {
 				t.Cleanup(srv.Close)
 				m = New(WithBaseURL(srv.URL), WithAPIKey("sk-test"))
 			}
-			call := func(path string) fake.Reply {
-				return fake.Reply{Thinking: "**Reading** " + path, ToolCalls: []fake.ToolCall{
+			call := func(path string) fakescript.Reply {
+				return fakescript.Reply{Thinking: "**Reading** " + path, ToolCalls: []fakescript.ToolCall{
 					{Name: "fs__read_file", Args: json.RawMessage(`{"path":"` + path + `"}`)}}}
 			}
-			f.Script.Push(call("/etc/hosts"), call("/etc/resolv.conf"), fake.Reply{Text: "Both read."})
+			f.Script.Push(call("/etc/hosts"), call("/etc/resolv.conf"), fakescript.Reply{Text: "Both read."})
 			temp := 0.2
 			req := baseRequest(user("Read two files."))
 			req.MaxOutputTokens, req.Temperature = 4000, &temp

@@ -11,7 +11,6 @@ import (
 	"unicode/utf8"
 
 	"maestro/backend/chat"
-	"maestro/backend/providers"
 )
 
 // wireError is an error object as the ChatGPT backend and the API send it
@@ -54,7 +53,7 @@ func (e *wireError) code() string {
 }
 
 // classifyHTTP turns a non-2xx answer into a typed error.
-func classifyHTTP(status int, h http.Header, body []byte, now time.Time) *providers.HTTPError {
+func classifyHTTP(status int, h http.Header, body []byte, now time.Time) *chat.ProviderError {
 	if len(bytes.TrimSpace(body)) == 0 {
 		// Some answers carry their error only in x-error-json (base64 JSON).
 		if v := h.Get("x-error-json"); v != "" {
@@ -63,7 +62,7 @@ func classifyHTTP(status int, h http.Header, body []byte, now time.Time) *provid
 			}
 		}
 	}
-	e := &providers.HTTPError{Provider: chat.ProviderOpenAI, Status: status, RequestID: requestID(h)}
+	e := &chat.ProviderError{Provider: chat.ProviderOpenAI, Status: status, RequestID: requestID(h)}
 	we := decodeErrorBody(body)
 	e.Code, e.Message = we.code(), we.Message
 	if we.PlanType != "" {
@@ -79,13 +78,13 @@ func classifyHTTP(status int, h http.Header, body []byte, now time.Time) *provid
 	} else if kind, ok := codeKinds[e.Code]; ok {
 		e.Kind = kind
 	} else {
-		e.Kind = providers.KindForStatus(effective)
+		e.Kind = chat.ProviderKindForStatus(effective)
 	}
 	e.RetryAfter = retryAfter(h, now)
 	if e.RetryAfter == 0 {
 		e.RetryAfter = tryAgainIn(e.Message)
 	}
-	if e.Kind == providers.KindQuota {
+	if e.Kind == chat.ProviderKindQuota {
 		switch {
 		case we.ResetsAt > 0:
 			e.ResetAt = time.Unix(int64(we.ResetsAt), 0)
@@ -100,15 +99,15 @@ func classifyHTTP(status int, h http.Header, body []byte, now time.Time) *provid
 
 // codeKinds classifies the error codes and types the services send
 // (docs/providers/openai.md §Errors).
-var codeKinds = map[string]providers.Kind{
-	"usage_limit_reached":     providers.KindQuota,
-	"insufficient_quota":      providers.KindQuota,
-	"usage_not_included":      providers.KindEntitlement,
-	"context_length_exceeded": providers.KindContextTooLarge,
-	"server_is_overloaded":    providers.KindOverloaded,
-	"slow_down":               providers.KindOverloaded,
-	"rate_limit_exceeded":     providers.KindRateLimit,
-	"model_not_found":         providers.KindModelUnavailable,
+var codeKinds = map[string]chat.ProviderKind{
+	"usage_limit_reached":     chat.ProviderKindQuota,
+	"insufficient_quota":      chat.ProviderKindQuota,
+	"usage_not_included":      chat.ProviderKindEntitlement,
+	"context_length_exceeded": chat.ProviderKindContextTooLarge,
+	"server_is_overloaded":    chat.ProviderKindOverloaded,
+	"slow_down":               chat.ProviderKindOverloaded,
+	"rate_limit_exceeded":     chat.ProviderKindRateLimit,
+	"model_not_found":         chat.ProviderKindModelUnavailable,
 }
 
 // messageRules classify the ChatGPT backend's answers that carry only a
@@ -116,18 +115,18 @@ var codeKinds = map[string]providers.Kind{
 // specific card for (docs/providers/openai.md §Errors).
 var messageRules = []struct {
 	code  string
-	kind  providers.Kind
+	kind  chat.ProviderKind
 	match func(status int, msg string) bool
 }{
-	{"model_not_supported", providers.KindModelUnavailable, containsFold("model is not supported when using Codex with a ChatGPT account")},
-	{"client_version_too_old", providers.KindModelUnavailable, containsFold("requires a newer version of Codex")},
-	{"instructions_not_valid", providers.KindInvalidRequest, containsFold("Instructions are not valid")},
-	{"system_messages_not_allowed", providers.KindInvalidRequest, containsFold("System messages are not allowed")},
+	{"model_not_supported", chat.ProviderKindModelUnavailable, containsFold("model is not supported when using Codex with a ChatGPT account")},
+	{"client_version_too_old", chat.ProviderKindModelUnavailable, containsFold("requires a newer version of Codex")},
+	{"instructions_not_valid", chat.ProviderKindInvalidRequest, containsFold("Instructions are not valid")},
+	{"system_messages_not_allowed", chat.ProviderKindInvalidRequest, containsFold("System messages are not allowed")},
 	// A bare 403: what the originator check answers (earendil-works/pi
 	// #1828 reports the status only; Codex shows such an answer as
 	// "Unknown error"). A 403 with a body (Cloudflare's page, a JSON
 	// error) is not this one.
-	{"originator_rejected", providers.KindForbidden, func(status int, msg string) bool {
+	{"originator_rejected", chat.ProviderKindForbidden, func(status int, msg string) bool {
 		return status == http.StatusForbidden && strings.TrimSpace(msg) == ""
 	}},
 }
@@ -138,7 +137,7 @@ func containsFold(sub string) func(int, string) bool {
 }
 
 // classifyMessage applies messageRules.
-func classifyMessage(status int, msg string) (providers.Kind, string, bool) {
+func classifyMessage(status int, msg string) (chat.ProviderKind, string, bool) {
 	for _, r := range messageRules {
 		if r.match(status, msg) {
 			return r.kind, r.code, true
@@ -283,8 +282,8 @@ func tryAgainIn(msg string) time.Duration {
 // streamFailure is the error for response.failed and "error" events
 // (docs/providers/openai.md §Errors). An unknown code stays a server error,
 // which is retried.
-func streamFailure(we *wireError, fallback string) *providers.HTTPError {
-	e := &providers.HTTPError{Provider: chat.ProviderOpenAI, Status: 200, Kind: providers.KindServer, Message: fallback}
+func streamFailure(we *wireError, fallback string) *chat.ProviderError {
+	e := &chat.ProviderError{Provider: chat.ProviderOpenAI, Status: 200, Kind: chat.ProviderKindServer, Message: fallback}
 	if we == nil {
 		return e
 	}
@@ -300,11 +299,11 @@ func streamFailure(we *wireError, fallback string) *providers.HTTPError {
 		e.Kind = kind
 	}
 	switch e.Kind {
-	case providers.KindQuota:
+	case chat.ProviderKindQuota:
 		if we.ResetsAt > 0 {
 			e.ResetAt = time.Unix(int64(we.ResetsAt), 0)
 		}
-	case providers.KindRateLimit:
+	case chat.ProviderKindRateLimit:
 		e.RetryAfter = tryAgainIn(we.Message)
 	}
 	return e

@@ -7,7 +7,6 @@ import (
 	"testing"
 
 	"maestro/backend/chat"
-	"maestro/backend/providers"
 )
 
 // The codex and vercel recordings parse to the expected events.
@@ -51,22 +50,22 @@ func TestParseFixtureErrors(t *testing.T) {
 	tests := []struct {
 		name string
 		in   []byte
-		kind providers.Kind
+		kind chat.ProviderKind
 		code string
 		msg  string
 	}{
-		{"vercel parallel-tool-call-wrapper as recorded", chunkStreams(t, "parallel-tool-call-wrapper.1.chunks.txt")[0], providers.KindStream, "", "decode event"},
-		{"codex incomplete_sse.json", arrayStream(t, "incomplete_sse.json", ""), providers.KindStream, "", "stream closed before response.completed"},
-		{"vercel openai-error", chunkStreams(t, "openai-error.1.chunks.txt")[0], providers.KindQuota, "insufficient_quota", "You exceeded your current quota"},
-		{"vercel response-failed-only", chunkStreams(t, "openai-response-failed-only.1.chunks.txt")[0], providers.KindRateLimit, "rate_limit_exceeded", "Request too large"},
+		{"vercel parallel-tool-call-wrapper as recorded", chunkStreams(t, "parallel-tool-call-wrapper.1.chunks.txt")[0], chat.ProviderKindStream, "", "decode event"},
+		{"codex incomplete_sse.json", arrayStream(t, "incomplete_sse.json", ""), chat.ProviderKindStream, "", "stream closed before response.completed"},
+		{"vercel openai-error", chunkStreams(t, "openai-error.1.chunks.txt")[0], chat.ProviderKindQuota, "insufficient_quota", "You exceeded your current quota"},
+		{"vercel response-failed-only", chunkStreams(t, "openai-response-failed-only.1.chunks.txt")[0], chat.ProviderKindRateLimit, "rate_limit_exceeded", "Request too large"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
 			evs, err := collect(tt.in)
-			he, ok := providers.AsHTTPError(err)
+			he, ok := chat.AsProviderError(err)
 			if len(evs) != 0 || !ok {
-				t.Fatalf("got %v, %v; want no events and an *HTTPError", evs, err)
+				t.Fatalf("got %v, %v; want no events and an *chat.ProviderError", evs, err)
 			}
 			if he.Kind != tt.kind || he.Code != tt.code || !strings.Contains(he.Error(), tt.msg) {
 				t.Errorf("err = %+v; want kind %s, code %q, message containing %q", he, tt.kind, tt.code, tt.msg)

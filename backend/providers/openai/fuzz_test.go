@@ -10,7 +10,6 @@ import (
 	"testing"
 
 	"maestro/backend/chat"
-	"maestro/backend/providers"
 )
 
 // fuzzSeeds are the fixtures plus the hand-written streams.
@@ -60,8 +59,8 @@ func FuzzParseStream(f *testing.F) {
 			last = ev
 		}
 		if lastErr != nil {
-			if _, ok := providers.AsHTTPError(lastErr); !ok {
-				t.Fatalf("error %v is not an *HTTPError", lastErr)
+			if _, ok := chat.AsProviderError(lastErr); !ok {
+				t.Fatalf("error %v is not an *chat.ProviderError", lastErr)
 			}
 			return
 		}

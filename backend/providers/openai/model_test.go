@@ -18,8 +18,7 @@ import (
 	"time"
 
 	"maestro/backend/chat"
-	"maestro/backend/providers"
-	"maestro/backend/providers/fake"
+	"maestro/backend/providers/fakescript"
 	"maestro/backend/providers/openai/openaifake"
 )
 
@@ -145,7 +144,7 @@ func TestStreamAPIKey(t *testing.T) {
 			rec.Path, rec.Header.Get("Chatgpt-Account-Id"), body["max_output_tokens"], openaifake.APIPath)
 	}
 	_, err := run(t.Context(), New(WithBaseURL(srv.URL), WithAPIKey("sk-wrong")), req)
-	if he, ok := providers.AsHTTPError(err); !ok || he.Kind != providers.KindAuth || he.Code != "invalid_api_key" {
+	if he, ok := chat.AsProviderError(err); !ok || he.Kind != chat.ProviderKindAuth || he.Code != "invalid_api_key" {
 		t.Errorf("wrong key: err = %v; want auth invalid_api_key", err)
 	}
 }
@@ -212,7 +211,7 @@ func collectReader(r io.Reader) ([]chat.Event, error) {
 func TestStreamBreakClosesBody(t *testing.T) {
 	t.Parallel()
 	f, m, rt := newFake(t)
-	f.Script.Push(fake.Reply{Text: strings.Repeat("long text ", 50), DelayMS: 20})
+	f.Script.Push(fakescript.Reply{Text: strings.Repeat("long text ", 50), DelayMS: 20})
 	seq, err := m.Stream(t.Context(), baseRequest(user("x")))
 	if err != nil {
 		t.Fatal(err)
@@ -228,7 +227,7 @@ func TestStreamBreakClosesBody(t *testing.T) {
 func TestStreamCancel(t *testing.T) {
 	t.Parallel()
 	f, m, _ := newFake(t)
-	f.Script.Push(fake.Reply{Text: strings.Repeat("long text ", 50), DelayMS: 20})
+	f.Script.Push(fakescript.Reply{Text: strings.Repeat("long text ", 50), DelayMS: 20})
 	ctx, cancel := context.WithCancel(t.Context())
 	defer cancel()
 	seq, err := m.Stream(ctx, baseRequest(user("x")))
@@ -256,7 +255,7 @@ func TestStreamIdleTimeout(t *testing.T) {
 	t.Cleanup(srv.Close)
 	m := New(WithBaseURL(srv.URL), WithAccountID("a"), WithIdleTimeout(50*time.Millisecond))
 	_, err := run(t.Context(), m, baseRequest(user("x")))
-	if he, ok := providers.AsHTTPError(err); !ok || he.Kind != providers.KindStream || !strings.Contains(he.Message, "no data for") {
+	if he, ok := chat.AsProviderError(err); !ok || he.Kind != chat.ProviderKindStream || !strings.Contains(he.Message, "no data for") {
 		t.Errorf("err = %v; want a stream error for the idle timeout", err)
 	}
 }

@@ -13,7 +13,6 @@ import (
 	"strings"
 
 	"maestro/backend/chat"
-	"maestro/backend/providers"
 )
 
 // Model lists (docs/providers/openai.md §Model list): the service's own list
@@ -103,7 +102,7 @@ func modelInfo(req chat.Request) chat.ModelInfo {
 }
 
 // Models returns the models this account (ChatGPT) or key (API) can chat
-// with, in display order, default first. Errors are *providers.HTTPError,
+// with, in display order, default first. Errors are *chat.ProviderError,
 // classified as Stream's.
 func (m *Model) Models(ctx context.Context) ([]chat.ModelInfo, error) {
 	hr, err := m.newModelsRequest(ctx)
@@ -117,8 +116,8 @@ func (m *Model) Models(ctx context.Context) ([]chat.ModelInfo, error) {
 	defer resp.Body.Close()
 	body, err := io.ReadAll(io.LimitReader(resp.Body, maxListBody))
 	if err != nil {
-		return nil, &providers.HTTPError{Provider: chat.ProviderOpenAI, Status: resp.StatusCode,
-			Kind: providers.KindServer, Message: "read model list", Err: err}
+		return nil, &chat.ProviderError{Provider: chat.ProviderOpenAI, Status: resp.StatusCode,
+			Kind: chat.ProviderKindServer, Message: "read model list", Err: err}
 	}
 	var list []chat.ModelInfo
 	if m.apiKey != "" {
@@ -130,8 +129,8 @@ func (m *Model) Models(ctx context.Context) ([]chat.ModelInfo, error) {
 		err = fmt.Errorf("no chat model in the list")
 	}
 	if err != nil {
-		return nil, &providers.HTTPError{Provider: chat.ProviderOpenAI, Status: resp.StatusCode,
-			Kind: providers.KindServer, Message: "decode model list", RequestID: requestID(resp.Header), Err: err}
+		return nil, &chat.ProviderError{Provider: chat.ProviderOpenAI, Status: resp.StatusCode,
+			Kind: chat.ProviderKindServer, Message: "decode model list", RequestID: requestID(resp.Header), Err: err}
 	}
 	return list, nil
 }

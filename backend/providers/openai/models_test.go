@@ -9,7 +9,6 @@ import (
 	"testing"
 
 	"maestro/backend/chat"
-	"maestro/backend/providers"
 	"maestro/backend/providers/openai/openaifake"
 )
 
@@ -156,7 +155,7 @@ func TestModelsErrors(t *testing.T) {
 	srv := httptest.NewServer(f)
 	t.Cleanup(srv.Close)
 	_, err := New(WithBaseURL(srv.URL), WithAPIKey("sk-wrong")).Models(t.Context())
-	if he, ok := providers.AsHTTPError(err); !ok || he.Kind != providers.KindAuth || he.Code != "invalid_api_key" {
+	if he, ok := chat.AsProviderError(err); !ok || he.Kind != chat.ProviderKindAuth || he.Code != "invalid_api_key" {
 		t.Errorf("wrong key: %v; want auth invalid_api_key", err)
 	}
 	if _, err := New(WithBaseURL(srv.URL)).Models(t.Context()); !errors.Is(err, chat.ErrAuthRequired) {
@@ -169,7 +168,7 @@ func TestModelsErrors(t *testing.T) {
 	junk := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { _, _ = w.Write([]byte("<html>")) }))
 	t.Cleanup(junk.Close)
 	_, err = New(WithBaseURL(junk.URL), WithAccountID("a")).Models(t.Context())
-	if he, ok := providers.AsHTTPError(err); !ok || he.Kind != providers.KindServer {
+	if he, ok := chat.AsProviderError(err); !ok || he.Kind != chat.ProviderKindServer {
 		t.Errorf("undecodable list: %v; want a server error", err)
 	}
 }

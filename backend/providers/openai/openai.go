@@ -17,7 +17,6 @@ import (
 	"time"
 
 	"maestro/backend/chat"
-	"maestro/backend/providers"
 )
 
 const (
@@ -215,7 +214,7 @@ func marshal(v any) ([]byte, error) {
 }
 
 // Stream sends req and returns its events. A non-2xx answer is returned as
-// a *providers.HTTPError; failures inside the stream end the sequence with
+// a *chat.ProviderError; failures inside the stream end the sequence with
 // (nil, err).
 func (m *Model) Stream(ctx context.Context, req chat.Request) (iter.Seq2[chat.Event, error], error) {
 	hr, err := m.newRequest(ctx, req)
@@ -237,7 +236,7 @@ func (m *Model) do(ctx context.Context, hr *http.Request, what string) (*http.Re
 		if ctx.Err() != nil {
 			return nil, fmt.Errorf("openai: %s: %w", what, ctx.Err())
 		}
-		return nil, &providers.HTTPError{Provider: chat.ProviderOpenAI, Kind: providers.KindServer,
+		return nil, &chat.ProviderError{Provider: chat.ProviderOpenAI, Kind: chat.ProviderKindServer,
 			Message: what, Err: err}
 	}
 	if resp.StatusCode < 200 || resp.StatusCode > 299 {
@@ -268,10 +267,10 @@ func (m *Model) events(ctx context.Context, resp *http.Response) iter.Seq2[chat.
 				case ctx.Err() != nil:
 					err = fmt.Errorf("openai: read stream: %w", ctx.Err())
 				case idled.Load():
-					err = &providers.HTTPError{Provider: chat.ProviderOpenAI, Status: resp.StatusCode,
-						Kind: providers.KindStream, Message: fmt.Sprintf("no data for %s", m.idle), Err: err}
+					err = &chat.ProviderError{Provider: chat.ProviderOpenAI, Status: resp.StatusCode,
+						Kind: chat.ProviderKindStream, Message: fmt.Sprintf("no data for %s", m.idle), Err: err}
 				}
-				if he, ok := providers.AsHTTPError(err); ok && he.RequestID == "" {
+				if he, ok := chat.AsProviderError(err); ok && he.RequestID == "" {
 					he.RequestID = requestID(resp.Header)
 				}
 				yield(nil, err)

@@ -12,13 +12,12 @@ import (
 	"strings"
 	"testing"
 
-	"maestro/backend/agent"
 	"maestro/backend/chat"
 )
 
 var update = flag.Bool("update", false, "rewrite golden files")
 
-var _ agent.Model = (*Model)(nil)
+var _ chat.Model = (*Model)(nil)
 
 const schema = `{"type":"object","properties":{"path":{"type":"string"}},"required":["path"]}`
 

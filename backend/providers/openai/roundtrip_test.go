@@ -10,8 +10,7 @@ import (
 
 	"maestro/backend/chat"
 	"maestro/backend/chat/chattest"
-	"maestro/backend/providers"
-	"maestro/backend/providers/fake"
+	"maestro/backend/providers/fakescript"
 )
 
 // turn folds a stream's events into the assistant message the agent would
@@ -51,9 +50,9 @@ func turn(evs []chat.Event) (chat.Message, []chat.ToolCallDone, chat.Finish) {
 func TestRoundTripToolLoop(t *testing.T) {
 	t.Parallel()
 	f, m, _ := newFake(t)
-	f.Script.Push(fake.Reply{Thinking: "**Reading** the file first.", Text: "Let me read it.",
-		ToolCalls: []fake.ToolCall{{Name: "fs__read_file", Args: json.RawMessage(`{"path": "/etc/hosts"}`), Fragments: 5}}},
-		fake.Reply{Text: "It maps localhost."})
+	f.Script.Push(fakescript.Reply{Thinking: "**Reading** the file first.", Text: "Let me read it.",
+		ToolCalls: []fakescript.ToolCall{{Name: "fs__read_file", Args: json.RawMessage(`{"path": "/etc/hosts"}`), Fragments: 5}}},
+		fakescript.Reply{Text: "It maps localhost."})
 	req := baseRequest(user("What is in /etc/hosts?"))
 	req.Reasoning = &chat.Reasoning{Effort: "low"}
 	evs, err := run(t.Context(), m, req)
@@ -104,28 +103,28 @@ func TestRoundTripToolLoop(t *testing.T) {
 func TestRoundTripErrors(t *testing.T) {
 	t.Parallel()
 	tests := []struct {
-		reply    fake.Reply
+		reply    fakescript.Reply
 		inStream bool
-		kind     providers.Kind
+		kind     chat.ProviderKind
 		code     string
-		check    func(*providers.HTTPError) bool
+		check    func(*chat.ProviderError) bool
 	}{
-		{fake.Reply{Error: "401"}, false, providers.KindAuth, "token_expired", nil},
-		{fake.Reply{Error: "429", RetryAfter: 3}, false, providers.KindRateLimit, "rate_limit_exceeded",
-			func(e *providers.HTTPError) bool { return e.RetryAfter == 3*time.Second }},
-		{fake.Reply{Error: "529"}, false, providers.KindOverloaded, "server_is_overloaded", nil},
-		{fake.Reply{Error: "usage_limit", RetryAfter: 600}, false, providers.KindQuota, "usage_limit_reached",
-			func(e *providers.HTTPError) bool {
+		{fakescript.Reply{Error: "401"}, false, chat.ProviderKindAuth, "token_expired", nil},
+		{fakescript.Reply{Error: "429", RetryAfter: 3}, false, chat.ProviderKindRateLimit, "rate_limit_exceeded",
+			func(e *chat.ProviderError) bool { return e.RetryAfter == 3*time.Second }},
+		{fakescript.Reply{Error: "529"}, false, chat.ProviderKindOverloaded, "server_is_overloaded", nil},
+		{fakescript.Reply{Error: "usage_limit", RetryAfter: 600}, false, chat.ProviderKindQuota, "usage_limit_reached",
+			func(e *chat.ProviderError) bool {
 				return time.Until(e.ResetAt) > 590*time.Second && strings.Contains(e.Message, "plus")
 			}},
-		{fake.Reply{Error: "usage_not_included"}, false, providers.KindEntitlement, "usage_not_included", nil},
-		{fake.Reply{Error: "instructions_not_valid"}, false, providers.KindInvalidRequest, "instructions_not_valid", nil},
-		{fake.Reply{Error: "originator_rejected"}, false, providers.KindForbidden, "originator_rejected", nil},
-		{fake.Reply{Error: "server"}, false, providers.KindServer, "server_error", nil},
-		{fake.Reply{Error: "context_too_large"}, true, providers.KindContextTooLarge, "context_length_exceeded", nil},
-		{fake.Reply{Error: "stream_error"}, true, providers.KindServer, "server_error", nil},
-		{fake.Reply{Error: "insufficient_quota"}, true, providers.KindQuota, "insufficient_quota", nil},
-		{fake.Reply{Text: "cut short", DisconnectAfter: 5}, true, providers.KindStream, "", nil},
+		{fakescript.Reply{Error: "usage_not_included"}, false, chat.ProviderKindEntitlement, "usage_not_included", nil},
+		{fakescript.Reply{Error: "instructions_not_valid"}, false, chat.ProviderKindInvalidRequest, "instructions_not_valid", nil},
+		{fakescript.Reply{Error: "originator_rejected"}, false, chat.ProviderKindForbidden, "originator_rejected", nil},
+		{fakescript.Reply{Error: "server"}, false, chat.ProviderKindServer, "server_error", nil},
+		{fakescript.Reply{Error: "context_too_large"}, true, chat.ProviderKindContextTooLarge, "context_length_exceeded", nil},
+		{fakescript.Reply{Error: "stream_error"}, true, chat.ProviderKindServer, "server_error", nil},
+		{fakescript.Reply{Error: "insufficient_quota"}, true, chat.ProviderKindQuota, "insufficient_quota", nil},
+		{fakescript.Reply{Text: "cut short", DisconnectAfter: 5}, true, chat.ProviderKindStream, "", nil},
 	}
 	for _, tt := range tests {
 		name := tt.reply.Error
@@ -149,7 +148,7 @@ func TestRoundTripErrors(t *testing.T) {
 					err = e
 				}
 			}
-			var he *providers.HTTPError
+			var he *chat.ProviderError
 			if !errors.As(err, &he) || he.Kind != tt.kind || he.Code != tt.code || tt.check != nil && !tt.check(he) {
 				t.Errorf("err = %+v; want kind %s, code %q", err, tt.kind, tt.code)
 			}

@@ -5,11 +5,11 @@ import (
 	"testing"
 
 	"maestro/backend/chat"
-	"maestro/backend/mcp"
+	"maestro/backend/tools"
 )
 
-// MCP tool schemas reach the request as backend/mcp's OpenAI dialect
-// normalises them, and in a shape both services accept: the fake refuses
+// MCP tool schemas reach the request as backend/tools normalises them into
+// the dialect ToolRules declares, and in a shape both services accept: the fake refuses
 // what they refuse (an array without items, an object root without
 // properties, "required" that is not a list, a root without type). Each
 // raw schema but the $ref one is refused by the fake as it stands (the fake
@@ -44,7 +44,7 @@ func TestToolSchemasNormalisedForOpenAI(t *testing.T) {
 	}
 	f, m, _ := newFake(t)
 	for _, tt := range tests {
-		schema, _ := mcp.NormalizeSchema(chat.ProviderOpenAI, json.RawMessage(tt.raw))
+		schema, _ := tools.NormalizeSchema(ToolRules().Schema, json.RawMessage(tt.raw))
 		req := baseRequest(user("hi"))
 		req.Tools = []chat.Tool{{Name: "srv__tool", Canonical: "srv.tool", Description: "A tool.", InputSchema: schema}}
 		body, _ := toRequest(req)

@@ -114,49 +114,87 @@ func parseStream(r io.Reader) iter.Seq2[chat.Event, error] {
 	}
 }
 
-func streamError(msg string, err error) *providers.HTTPError {
-	return &providers.HTTPError{Provider: chat.ProviderOpenAI, Status: 200, Kind: providers.KindStream,
+func streamError(msg string, err error) *chat.ProviderError {
+	return &chat.ProviderError{Provider: chat.ProviderOpenAI, Status: 200, Kind: chat.ProviderKindStream,
 		Message: msg, Err: err}
 }
 
 // handle decodes one SSE event into p.out; done reports the terminal event.
-// Most events are deltas, so those decode only their three fields, and the
-// events the grammar ignores are only checked to be JSON.
 func (p *parser) handle(sse providers.SSEEvent) (done bool, err error) {
 	p.out = p.out[:0]
 	data := bytes.TrimSpace(sse.Data)
 	if len(data) == 0 || string(data) == "[DONE]" {
 		return false, nil
 	}
+	k, err := p.decode(data, sse.Event)
+	if err != nil || k == kindIgnored {
+		return false, err
+	}
+	return p.apply(k)
+}
+
+// decode reads one event into p.ev and returns its kind. Most events are
+// deltas, so those decode only their three fields, and the events the
+// grammar ignores are only checked to be JSON. An event without a type in
+// its data takes the SSE event name.
+func (p *parser) decode(data []byte, sseEvent string) (eventKind, error) {
 	p.ev = wireEvent{}
 	typ, fast := peekType(data)
 	k := kindOf(typ)
 	switch {
 	case fast && k == kindIgnored:
 		if !json.Valid(data) {
-			return false, streamError("decode event", errInvalidJSON)
+			return k, streamError("decode event", errInvalidJSON)
 		}
-		return false, nil
-	case fast && (k == kindTextDelta || k == kindSummaryPart || k == kindReasoningDelta || k == kindArgsDelta):
+		return k, nil
+	case fast && isDelta(k):
 		if err := decodeDelta(data, &p.ev.deltaFields); err != nil {
-			return false, streamError("decode event", err)
+			return k, streamError("decode event", err)
 		}
-	default:
-		if err := json.Unmarshal(data, &p.ev); err != nil {
-			return false, streamError("decode event", err)
-		}
-		if !fast || k == kindUntyped {
-			if p.ev.Type == "" {
-				p.ev.Type = sse.Event
-			}
-			k = kindOf([]byte(p.ev.Type))
-		}
+		return k, nil
 	}
+	if err := json.Unmarshal(data, &p.ev); err != nil {
+		return k, streamError("decode event", err)
+	}
+	if !fast || k == kindUntyped {
+		if p.ev.Type == "" {
+			p.ev.Type = sseEvent
+		}
+		k = kindOf([]byte(p.ev.Type))
+	}
+	return k, nil
+}
+
+func isDelta(k eventKind) bool {
+	return k == kindTextDelta || k == kindSummaryPart || k == kindReasoningDelta || k == kindArgsDelta
+}
+
+// apply turns the decoded event p.ev of kind k into chat events.
+func (p *parser) apply(k eventKind) (done bool, err error) {
 	switch k {
 	case kindCreated:
 		if p.ev.Response != nil && p.ev.Response.ID != "" {
 			p.responseID = p.ev.Response.ID
 		}
+	case kindTextDelta, kindSummaryPart, kindReasoningDelta, kindArgsDelta:
+		p.delta(k)
+	case kindItemAdded:
+		return false, p.itemAdded()
+	case kindItemDone:
+		return false, p.itemDone()
+	case kindCompleted, kindIncomplete:
+		return true, p.finish(k == kindIncomplete)
+	case kindFailed, kindError:
+		return false, p.failure(k)
+	case kindUntyped:
+		return false, streamError("event without a type", nil)
+	}
+	return false, nil
+}
+
+// delta turns a text, reasoning or arguments delta into its chat event.
+func (p *parser) delta(k eventKind) {
+	switch k {
 	case kindTextDelta:
 		if p.ev.Delta != "" {
 			mark(&p.textSeen, p.ev.OutputIndex)
@@ -177,28 +215,23 @@ func (p *parser) handle(sse providers.SSEEvent) (done bool, err error) {
 		if c := p.calls[p.ev.OutputIndex]; c != nil && !c.done && p.ev.Delta != "" {
 			p.out = append(p.out, chat.ToolCallDelta{Index: c.index, Fragment: p.ev.Delta})
 		}
-	case kindItemAdded:
-		return false, p.itemAdded()
-	case kindItemDone:
-		return false, p.itemDone()
-	case kindCompleted, kindIncomplete:
-		return true, p.finish(k == kindIncomplete)
-	case kindFailed:
+	}
+}
+
+// failure is the error of a response.failed or error event.
+func (p *parser) failure(k eventKind) error {
+	if k == kindFailed {
 		var we *wireError
 		if p.ev.Response != nil {
 			we = p.ev.Response.Error
 		}
-		return false, streamFailure(we, "response failed")
-	case kindError:
-		we := p.ev.Error
-		if we == nil {
-			we = &wireError{Code: p.ev.Code, Message: p.ev.Message}
-		}
-		return false, streamFailure(we, "error event")
-	case kindUntyped:
-		return false, streamError("event without a type", nil)
+		return streamFailure(we, "response failed")
 	}
-	return false, nil
+	we := p.ev.Error
+	if we == nil {
+		we = &wireError{Code: p.ev.Code, Message: p.ev.Message}
+	}
+	return streamFailure(we, "error event")
 }
 
 func mark(m *map[int]bool, i int) {

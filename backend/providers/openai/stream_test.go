@@ -158,41 +158,41 @@ func TestParseStreamErrors(t *testing.T) {
 		name       string
 		in         []byte
 		events     int
-		kind       providers.Kind
+		kind       chat.ProviderKind
 		code       string
 		msg        string
 		retryAfter time.Duration
 	}{
 		{"cut off", stream(created, `{"type":"response.output_text.delta","delta":"Hel"}`), 1,
-			providers.KindStream, "", "stream closed before response.completed", 0},
-		{"empty body", nil, 0, providers.KindStream, "", "stream closed before response.completed", 0},
-		{"bad json", []byte("data: {\"type\":\"response.output_text.delta\",\n\n"), 0, providers.KindStream, "", "decode event", 0},
-		{"no type", []byte("data: {\"delta\":\"x\"}\n\n"), 0, providers.KindStream, "", "event without a type", 0},
+			chat.ProviderKindStream, "", "stream closed before response.completed", 0},
+		{"empty body", nil, 0, chat.ProviderKindStream, "", "stream closed before response.completed", 0},
+		{"bad json", []byte("data: {\"type\":\"response.output_text.delta\",\n\n"), 0, chat.ProviderKindStream, "", "decode event", 0},
+		{"no type", []byte("data: {\"delta\":\"x\"}\n\n"), 0, chat.ProviderKindStream, "", "event without a type", 0},
 		{"call without id", stream(`{"type":"response.output_item.done","item":{"type":"function_call","arguments":"{}","name":"x"}}`), 0,
-			providers.KindStream, "", "without call_id", 0},
+			chat.ProviderKindStream, "", "without call_id", 0},
 		{"call completed twice", stream(
 			`{"type":"response.output_item.done","output_index":0,"item":{"type":"function_call","arguments":"{}","call_id":"call_a","name":"x"}}`,
 			`{"type":"response.output_item.done","output_index":1,"item":{"type":"function_call","arguments":"{}","call_id":"call_a","name":"x"}}`), 2,
-			providers.KindStream, "", "completed twice", 0},
+			chat.ProviderKindStream, "", "completed twice", 0},
 		{"call never completed", stream(
 			`{"type":"response.output_item.added","item":{"type":"function_call","call_id":"call_a","name":"x"}}`, completed), 1,
-			providers.KindStream, "", "never completed", 0},
+			chat.ProviderKindStream, "", "never completed", 0},
 		{"context too large", stream(created,
 			`{"type":"response.failed","response":{"id":"resp_1","status":"failed","error":{"code":"context_length_exceeded","message":"Your input exceeds the context window of this model."}}}`), 0,
-			providers.KindContextTooLarge, "context_length_exceeded", "exceeds the context window", 0},
+			chat.ProviderKindContextTooLarge, "context_length_exceeded", "exceeds the context window", 0},
 		{"rate limit in seconds", stream(
 			`{"type":"response.failed","response":{"error":{"code":"rate_limit_exceeded","message":"Rate limit reached for gpt-5 on tokens per min. Please try again in 1.5s. Visit …"}}}`), 0,
-			providers.KindRateLimit, "rate_limit_exceeded", "Rate limit reached", 1500 * time.Millisecond},
+			chat.ProviderKindRateLimit, "rate_limit_exceeded", "Rate limit reached", 1500 * time.Millisecond},
 		{"rate limit in ms", stream(
 			`{"type":"response.failed","response":{"error":{"code":"rate_limit_exceeded","message":"Please try again in 20ms."}}}`), 0,
-			providers.KindRateLimit, "rate_limit_exceeded", "", 20 * time.Millisecond},
+			chat.ProviderKindRateLimit, "rate_limit_exceeded", "", 20 * time.Millisecond},
 		{"usage not included", stream(
 			`{"type":"response.failed","response":{"error":{"code":"usage_not_included","message":"not in plan"}}}`), 0,
-			providers.KindEntitlement, "usage_not_included", "not in plan", 0},
+			chat.ProviderKindEntitlement, "usage_not_included", "not in plan", 0},
 		{"failed without error", stream(`{"type":"response.failed","response":{"id":"resp_1"}}`), 0,
-			providers.KindServer, "", "response failed", 0},
+			chat.ProviderKindServer, "", "response failed", 0},
 		{"top-level error event", stream(`{"type":"error","code":"server_error","message":"boom","param":null,"sequence_number":3}`), 0,
-			providers.KindServer, "server_error", "boom", 0},
+			chat.ProviderKindServer, "server_error", "boom", 0},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -201,9 +201,9 @@ func TestParseStreamErrors(t *testing.T) {
 			if len(evs) != tt.events {
 				t.Errorf("got %d events before the error (%#v); want %d", len(evs), evs, tt.events)
 			}
-			he, ok := providers.AsHTTPError(err)
+			he, ok := chat.AsProviderError(err)
 			if !ok {
-				t.Fatalf("err = %v; want *providers.HTTPError", err)
+				t.Fatalf("err = %v; want *chat.ProviderError", err)
 			}
 			if he.Kind != tt.kind || he.Code != tt.code || he.Status != 200 || !strings.Contains(he.Error(), tt.msg) || he.RetryAfter != tt.retryAfter {
 				t.Errorf("err = %+v; want kind %s, code %q, status 200, message containing %q, retry after %s",
@@ -244,8 +244,8 @@ func TestParseStreamPathological(t *testing.T) {
 			t.Parallel()
 			start := time.Now()
 			_, err := collect([]byte(in))
-			if _, ok := providers.AsHTTPError(err); !ok {
-				t.Errorf("err = %v; want an *HTTPError", err)
+			if _, ok := chat.AsProviderError(err); !ok {
+				t.Errorf("err = %v; want an *chat.ProviderError", err)
 			}
 			if d := time.Since(start); d > 10*time.Second {
 				t.Errorf("took %s", d)

@@ -6,9 +6,9 @@
 //
 // with MCP_CONFORMANCE_SCENARIO naming the scenario and, where the
 // scenario needs credentials, MCP_CONFORMANCE_CONTEXT holding them as JSON.
-// It connects through Maestro's own backend/mcp (supervisor, registry,
-// routing, OAuth), lists the server's tools and calls each of them, and
-// exits 0 when all of that worked.
+// It connects through Maestro's own backend/mcp (supervisor, routing,
+// OAuth) and backend/tools (registry), lists the server's tools and calls
+// each of them, and exits 0 when all of that worked.
 //
 // The suite's authorization server redirects at once, so the sign-in is
 // done without a browser: the authorization URL is fetched without
@@ -28,11 +28,16 @@ import (
 
 	"maestro/backend/chat"
 	"maestro/backend/mcp"
+	"maestro/backend/tools"
 )
 
 // cimdURL is the client metadata document URL the suite accepts as a
 // client_id (it does not fetch it).
 const cimdURL = "https://conformance-test.local/client-metadata.json"
+
+// toolRules name the tools the client calls; any provider's would do, since
+// the names only route the calls back here.
+var toolRules = chat.ToolRules{Provider: "conformance", MaxTools: 1000, MaxNameLen: 64, NameEllipsis: "_", Schema: chat.SchemaJSON}
 
 // redirectURI is where the suite's authorization server sends the code.
 const redirectURI = "http://localhost:3000/callback"
@@ -65,7 +70,7 @@ func main() {
 func run(ctx context.Context, scenario, serverURL, clientID, clientSecret string) error {
 	logger := slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelInfo}))
 	st := newMemStore()
-	reg := mcp.NewRegistry(st)
+	reg := tools.NewRegistry(st, []chat.ToolRules{toolRules})
 	sup := mcp.NewSupervisor(
 		mcp.WithSecrets(mcp.NewMemorySecrets()),
 		mcp.WithToolSink(reg),
@@ -115,8 +120,8 @@ func run(ctx context.Context, scenario, serverURL, clientID, clientSecret string
 			args = `{"a":2,"b":3}`
 		}
 		res := sup.Call(ctx, snap, mcp.CallRequest{
-			SessionID: sess, CallID: chat.NewID(), Provider: chat.ProviderOpenAI,
-			Name: e.Name(chat.ProviderOpenAI), Arguments: json.RawMessage(args),
+			SessionID: sess, CallID: chat.NewID(), Provider: toolRules.Provider,
+			Name: e.Name(toolRules.Provider), Arguments: json.RawMessage(args),
 		})
 		if !res.Successful {
 			return fmt.Errorf("call %s: %s", e.Canonical, res.Error)

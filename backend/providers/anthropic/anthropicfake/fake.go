@@ -10,7 +10,7 @@
 // pairing and ordering, thinking rules and signatures, and where
 // cache_control may go and how often — and answers a rejected request with
 // the real status and error body. A valid request gets a streamed reply
-// built from the shared fake.Script: thinking, text, tool calls, or an
+// built from the shared fakescript.Script: thinking, text, tool calls, or an
 // injected failure. Every request is recorded in the Script with its
 // outcome. GET /v1/models lists the served models (Script.Models, with
 // DefaultModels) in the real shape, paged.
@@ -42,7 +42,7 @@ import (
 	"sync/atomic"
 	"time"
 
-	"maestro/backend/providers/fake"
+	"maestro/backend/providers/fakescript"
 )
 
 // Constants the real service checks (docs/providers/anthropic.md). They are
@@ -68,7 +68,7 @@ const maxBody = 32 << 20
 // Server is the fake. Build it with New and serve it with httptest.
 type Server struct {
 	// Script holds the scripted replies and the request log.
-	Script *fake.Script
+	Script *fakescript.Script
 
 	token  string
 	apiKey string
@@ -91,7 +91,7 @@ func WithToken(tok string) Option { return func(s *Server) { s.token = tok } }
 func WithAPIKey(key string) Option { return func(s *Server) { s.apiKey = key } }
 
 // WithScript shares a Script, e.g. with a harness that drives several fakes.
-func WithScript(sc *fake.Script) Option {
+func WithScript(sc *fakescript.Script) Option {
 	return func(s *Server) {
 		if sc != nil {
 			s.Script = sc
@@ -104,7 +104,7 @@ func WithClock(now func() time.Time) Option { return func(s *Server) { s.now = n
 
 // New returns a fake with an empty Script.
 func New(opts ...Option) *Server {
-	s := &Server{Script: &fake.Script{}, now: time.Now}
+	s := &Server{Script: &fakescript.Script{}, now: time.Now}
 	for _, o := range opts {
 		o(s)
 	}
@@ -116,9 +116,9 @@ func New(opts ...Option) *Server {
 // routes mounts every endpoint; mountOAuth adds the sign-in endpoints
 // (oauth.go).
 func (s *Server) routes() {
-	s.mux.Handle(fake.ControlPrefix, s.Script.ControlHandler())
+	s.mux.Handle(fakescript.ControlPrefix, s.Script.ControlHandler())
 	s.mountOAuth()
-	s.mux.HandleFunc("POST "+fake.ControlPrefix+"gate", s.gateControl)
+	s.mux.HandleFunc("POST "+fakescript.ControlPrefix+"gate", s.gateControl)
 	s.mux.HandleFunc("POST /v1/messages", s.requireIssued(s.messages))
 	s.mux.HandleFunc("GET /v1/models", s.requireIssued(s.listModels))
 	s.mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
@@ -146,7 +146,7 @@ type rejection struct {
 
 func (s *Server) messages(w http.ResponseWriter, r *http.Request) {
 	body, err := io.ReadAll(io.LimitReader(r.Body, maxBody+1))
-	rec := fake.Recorded{Method: r.Method, Path: r.URL.Path, Query: r.URL.RawQuery, Header: r.Header, Body: recordBody(body)}
+	rec := fakescript.Recorded{Method: r.Method, Path: r.URL.Path, Query: r.URL.RawQuery, Header: r.Header, Body: recordBody(body)}
 	if err != nil {
 		rec.Status, rec.Rejection = http.StatusBadRequest, "body: "+err.Error()
 		s.Script.Record(rec)

@@ -13,7 +13,7 @@ import (
 	"testing"
 	"time"
 
-	"maestro/backend/providers/fake"
+	"maestro/backend/providers/fakescript"
 )
 
 // post sends body to the fake's Messages endpoint with the headers of mode
@@ -271,21 +271,21 @@ func TestErrorReplies(t *testing.T) {
 	t.Parallel()
 	now := time.Unix(1_787_400_000, 0)
 	tests := []struct {
-		reply      fake.Reply
+		reply      fakescript.Reply
 		status     int
 		errType    string
 		retryAfter string
 		reset      string
 		window     string
 	}{
-		{fake.Reply{Error: "401"}, 401, "authentication_error", "", "", ""},
-		{fake.Reply{Error: "429", RetryAfter: 7}, 429, "rate_limit_error", "7", "1787400007", ""},
-		{fake.Reply{Error: "429"}, 429, "rate_limit_error", "2", "1787400002", ""},
-		{fake.Reply{Error: "usage_limit"}, 429, "rate_limit_error", "18000", "1787418000", "1787418000"},
-		{fake.Reply{Error: "529"}, 529, "overloaded_error", "", "", ""},
-		{fake.Reply{Error: "context_too_large"}, 400, "invalid_request_error", "", "", ""},
-		{fake.Reply{Error: "server"}, 500, "api_error", "", "", ""},
-		{fake.Reply{Error: "bogus"}, 500, "api_error", "", "", ""},
+		{fakescript.Reply{Error: "401"}, 401, "authentication_error", "", "", ""},
+		{fakescript.Reply{Error: "429", RetryAfter: 7}, 429, "rate_limit_error", "7", "1787400007", ""},
+		{fakescript.Reply{Error: "429"}, 429, "rate_limit_error", "2", "1787400002", ""},
+		{fakescript.Reply{Error: "usage_limit"}, 429, "rate_limit_error", "18000", "1787418000", "1787418000"},
+		{fakescript.Reply{Error: "529"}, 529, "overloaded_error", "", "", ""},
+		{fakescript.Reply{Error: "context_too_large"}, 400, "invalid_request_error", "", "", ""},
+		{fakescript.Reply{Error: "server"}, 500, "api_error", "", "", ""},
+		{fakescript.Reply{Error: "bogus"}, 500, "api_error", "", "", ""},
 	}
 	for _, tt := range tests {
 		t.Run(tt.reply.Error, func(t *testing.T) {
@@ -316,8 +316,8 @@ func TestErrorReplies(t *testing.T) {
 func TestStreamShape(t *testing.T) {
 	t.Parallel()
 	f := New()
-	f.Script.Push(fake.Reply{Thinking: "Think.", Text: "Hello there", ChunkRunes: 5,
-		ToolCalls: []fake.ToolCall{{Name: "get_weather", Args: json.RawMessage(`{"city": "Paris"}`), Fragments: 2}, {Name: "get_weather"}}})
+	f.Script.Push(fakescript.Reply{Thinking: "Think.", Text: "Hello there", ChunkRunes: 5,
+		ToolCalls: []fakescript.ToolCall{{Name: "get_weather", Args: json.RawMessage(`{"city": "Paris"}`), Fragments: 2}, {Name: "get_weather"}}})
 	srv := httptest.NewServer(f)
 	t.Cleanup(srv.Close)
 	resp := post(t, srv, "oauth", validBody(nil), nil)
@@ -361,7 +361,7 @@ func TestControlEndpoints(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer resp.Body.Close()
-	var recs []fake.Recorded
+	var recs []fakescript.Recorded
 	if err := json.NewDecoder(resp.Body).Decode(&recs); err != nil || len(recs) != 1 || recs[0].Status != 200 || recs[0].Query != "beta=true" {
 		t.Errorf("recorded %+v, %v; want the one request", recs, err)
 	}
@@ -390,7 +390,7 @@ func TestUnknownPath(t *testing.T) {
 func TestBrokenAndInterleavedCalls(t *testing.T) {
 	t.Parallel()
 	f := New()
-	f.Script.Push(fake.Reply{Interleave: true, ToolCalls: []fake.ToolCall{
+	f.Script.Push(fakescript.Reply{Interleave: true, ToolCalls: []fakescript.ToolCall{
 		{Name: "a", RawArgs: `{"x": 1`, Fragments: 2},
 		{Name: "b", Args: json.RawMessage(`{"y": 2}`), Fragments: 2},
 	}})

@@ -7,7 +7,7 @@ import (
 	"strconv"
 	"strings"
 
-	"maestro/backend/providers/fake"
+	"maestro/backend/providers/fakescript"
 )
 
 // servedModel is one model the fake lists and accepts, with the fields of
@@ -108,7 +108,7 @@ const (
 // (1 to 1000, default 20; the fake clamps where the real API may refuse)
 // after the model after_id, with the same credentials as /v1/messages.
 func (s *Server) listModels(w http.ResponseWriter, r *http.Request) {
-	rec := fake.Recorded{Method: r.Method, Path: r.URL.Path, Query: r.URL.RawQuery, Header: r.Header}
+	rec := fakescript.Recorded{Method: r.Method, Path: r.URL.Path, Query: r.URL.RawQuery, Header: r.Header}
 	if rej := s.checkAuth(r); rej != nil {
 		rec.Status, rec.Rejection = rej.status, rej.rule
 		s.Script.Record(rec)

@@ -13,8 +13,8 @@ import (
 	"strings"
 	"time"
 
-	"maestro/backend/providers/fake"
 	"maestro/backend/providers/fakes"
+	"maestro/backend/providers/fakescript"
 )
 
 // The Claude sign-in server (docs/providers/anthropic.md §Sign-in): the
@@ -337,7 +337,7 @@ func (s *Server) requireIssued(next http.HandlerFunc) http.HandlerFunc {
 			return
 		}
 		body, _ := io.ReadAll(io.LimitReader(r.Body, maxBody+1))
-		s.Script.Record(fake.Recorded{Method: r.Method, Path: r.URL.Path, Query: r.URL.RawQuery, Header: r.Header,
+		s.Script.Record(fakescript.Recorded{Method: r.Method, Path: r.URL.Path, Query: r.URL.RawQuery, Header: r.Header,
 			Body: recordBody(body), Status: http.StatusUnauthorized, Rejection: "auth: expired or unknown token"})
 		s.writeError(w, http.StatusUnauthorized, "authentication_error", MsgTokenExpired, nil)
 	}

@@ -9,10 +9,10 @@ import (
 	"time"
 	"unicode/utf8"
 
-	"maestro/backend/providers/fake"
+	"maestro/backend/providers/fakescript"
 )
 
-// Scripted error kinds (fake.Reply.Error).
+// Scripted error kinds (fakescript.Reply.Error).
 const (
 	errExpired     = "401"
 	errRateLimit   = "429"
@@ -30,7 +30,7 @@ const (
 )
 
 // replyStatus is the HTTP status the reply will be sent with.
-func replyStatus(rp fake.Reply) int {
+func replyStatus(rp fakescript.Reply) int {
 	switch rp.Error {
 	case "", errStreamError:
 		return http.StatusOK
@@ -47,7 +47,7 @@ func replyStatus(rp fake.Reply) int {
 	}
 }
 
-func (s *Server) reply(w http.ResponseWriter, r *http.Request, req *wireRequest, rp fake.Reply) {
+func (s *Server) reply(w http.ResponseWriter, r *http.Request, req *wireRequest, rp fakescript.Reply) {
 	switch rp.Error {
 	case "", errStreamError:
 		s.stream(w, r, req, rp)
@@ -97,7 +97,7 @@ type obj = map[string]any
 
 // events builds the Messages stream event sequence of a reply
 // (docs/providers/anthropic.md, "Endpoints and headers").
-func (s *Server) events(req *wireRequest, rp fake.Reply) []event {
+func (s *Server) events(req *wireRequest, rp fakescript.Reply) []event {
 	n := s.seq.Add(1)
 	in := 0
 	if body, err := json.Marshal(req.Messages); err == nil {
@@ -126,14 +126,14 @@ func (s *Server) events(req *wireRequest, rp fake.Reply) []event {
 	if rp.Error == errStreamError {
 		// A partial text block, then the error event; no message_stop.
 		evs = append(evs, event{"content_block_start", obj{"type": "content_block_start", "index": 0, "content_block": obj{"type": "text", "text": ""}}})
-		if chunks := fake.Chunks(text, rp.ChunkRunes); len(chunks) > 0 {
+		if chunks := fakescript.Chunks(text, rp.ChunkRunes); len(chunks) > 0 {
 			evs = append(evs, event{"content_block_delta", obj{"type": "content_block_delta", "index": 0, "delta": obj{"type": "text_delta", "text": chunks[0]}}})
 		}
 		return append(evs, event{"error", obj{"type": "error", "error": obj{"type": "overloaded_error", "message": "Overloaded"}}})
 	}
 	if rp.Thinking != "" {
 		var ds []obj
-		for _, c := range fake.Chunks(rp.Thinking, rp.ChunkRunes) {
+		for _, c := range fakescript.Chunks(rp.Thinking, rp.ChunkRunes) {
 			ds = append(ds, obj{"type": "thinking_delta", "thinking": c})
 		}
 		ds = append(ds, obj{"type": "signature_delta", "signature": Signature(rp.Thinking)})
@@ -142,7 +142,7 @@ func (s *Server) events(req *wireRequest, rp fake.Reply) []event {
 	}
 	if text != "" {
 		var ds []obj
-		for _, c := range fake.Chunks(text, rp.ChunkRunes) {
+		for _, c := range fakescript.Chunks(text, rp.ChunkRunes) {
 			ds = append(ds, obj{"type": "text_delta", "text": c})
 		}
 		block(obj{"type": "text", "text": ""}, ds...)
@@ -156,7 +156,7 @@ func (s *Server) events(req *wireRequest, rp fake.Reply) []event {
 		}
 		ds := []obj{{"type": "input_json_delta", "partial_json": ""}} // the real first delta is empty
 		if args != "" {
-			for _, f := range fake.Fragments(args, tc.Fragments) {
+			for _, f := range fakescript.Fragments(args, tc.Fragments) {
 				ds = append(ds, obj{"type": "input_json_delta", "partial_json": f})
 			}
 		}
@@ -188,7 +188,7 @@ type toolBlock struct {
 }
 
 // appendInterleaved streams the tool_use blocks from content index first
-// the way fake.Reply.Interleave describes: all started, one delta of each
+// the way fakescript.Reply.Interleave describes: all started, one delta of each
 // in turn, stopped last first.
 func appendInterleaved(evs []event, first int, calls []toolBlock) []event {
 	for i, c := range calls {
@@ -213,7 +213,7 @@ func appendInterleaved(evs []event, first int, calls []toolBlock) []event {
 }
 
 // stream writes the reply as SSE, honouring DelayMS and DisconnectAfter.
-func (s *Server) stream(w http.ResponseWriter, r *http.Request, req *wireRequest, rp fake.Reply) {
+func (s *Server) stream(w http.ResponseWriter, r *http.Request, req *wireRequest, rp fakescript.Reply) {
 	evs := s.events(req, rp)
 	h := w.Header()
 	h.Set("content-type", "text/event-stream; charset=utf-8")

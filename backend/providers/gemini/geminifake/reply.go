@@ -10,7 +10,7 @@ import (
 	"time"
 	"unicode/utf8"
 
-	"maestro/backend/providers/fake"
+	"maestro/backend/providers/fakescript"
 )
 
 // Response chunk shapes, as the service streams them.
@@ -55,7 +55,7 @@ type usage struct {
 func str(s string) *string { return &s }
 
 // reply answers a valid request with rp: an error, or a stream.
-func (s *Server) reply(x *exchange, req *request, rp fake.Reply) {
+func (s *Server) reply(x *exchange, req *request, rp fakescript.Reply) {
 	if rp.Error != "" && rp.Error != "stream_error" {
 		rj := s.scriptedError(x, rp)
 		x.rec.Status = rj.err.Code
@@ -93,7 +93,7 @@ func (s *Server) reply(x *exchange, req *request, rp fake.Reply) {
 }
 
 // stream writes the events as CRLF-delimited SSE.
-func (s *Server) stream(x *exchange, rp fake.Reply, events [][]byte) {
+func (s *Server) stream(x *exchange, rp fakescript.Reply, events [][]byte) {
 	w := x.w
 	w.Header().Set("Content-Type", "text/event-stream")
 	w.Header().Set("Cache-Control", "no-cache")
@@ -123,7 +123,7 @@ func (s *Server) stream(x *exchange, rp fake.Reply, events [][]byte) {
 // chunks builds the reply the way recordings show it: thought chunks,
 // text chunks, one chunk per function call (the first call signed), and a
 // final chunk with the finish reason and usage.
-func (s *Server) chunks(req *request, rp fake.Reply, trace string, prompt int) []chunk {
+func (s *Server) chunks(req *request, rp fakescript.Reply, trace string, prompt int) []chunk {
 	text := rp.Text
 	if rp.Thinking == "" && rp.Text == "" && len(rp.ToolCalls) == 0 {
 		text = "You said: " + lastUserText(req.Contents)
@@ -138,10 +138,10 @@ func (s *Server) chunks(req *request, rp fake.Reply, trace string, prompt int) [
 		uc.TotalTokenCount = uc.PromptTokenCount + uc.CandidatesTokenCount + uc.ThoughtsTokenCount
 		out = append(out, chunk{Candidates: []candidate{{Content: outContent{Role: "model", Parts: parts}}}, UsageMetadata: &uc})
 	}
-	for _, piece := range fake.Chunks(rp.Thinking, rp.ChunkRunes) {
+	for _, piece := range fakescript.Chunks(rp.Thinking, rp.ChunkRunes) {
 		add(outPart{Text: str(piece), Thought: true})
 	}
-	for _, piece := range fake.Chunks(text, rp.ChunkRunes) {
+	for _, piece := range fakescript.Chunks(text, rp.ChunkRunes) {
 		u.CandidatesTokenCount += tokens(piece)
 		add(outPart{Text: str(piece)})
 	}
@@ -235,7 +235,7 @@ func tokens(s string) int { return utf8.RuneCountInString(s)/4 + 1 }
 func promptTokens(body json.RawMessage) int { return len(body)/4 + 1 }
 
 // scriptedError is the service's answer for a scripted failure.
-func (s *Server) scriptedError(x *exchange, rp fake.Reply) *rejection {
+func (s *Server) scriptedError(x *exchange, rp fakescript.Reply) *rejection {
 	retry := rp.RetryAfter
 	if retry <= 0 {
 		retry = 1

@@ -8,10 +8,10 @@ import (
 	"strings"
 	"sync/atomic"
 
-	"maestro/backend/providers/fake"
+	"maestro/backend/providers/fakescript"
 )
 
-// Paths the fake serves besides fake.ControlPrefix.
+// Paths the fake serves besides fakescript.ControlPrefix.
 const (
 	CodeAssistPath = "/v1internal:streamGenerateContent"
 	APIKeyPrefix   = "/v1beta/models/"
@@ -22,7 +22,7 @@ const (
 // Server is the fake. Mount it with httptest.NewServer(s).
 type Server struct {
 	// Script holds the scripted replies and the request log.
-	Script *fake.Script
+	Script *fakescript.Script
 
 	mux     *http.ServeMux
 	token   string   // expected bearer token; "" accepts any
@@ -55,7 +55,7 @@ func WithModels(names ...string) Option {
 }
 
 // WithScript shares a script (default: a new one).
-func WithScript(sc *fake.Script) Option { return func(s *Server) { s.Script = sc } }
+func WithScript(sc *fakescript.Script) Option { return func(s *Server) { s.Script = sc } }
 
 // New returns a fake with its routes mounted. All routes live in this one
 // mux, so OAuth endpoints (loadCodeAssist, onboardUser, token) can join it.
@@ -65,10 +65,10 @@ func New(opts ...Option) *Server {
 		o(s)
 	}
 	if s.Script == nil {
-		s.Script = &fake.Script{}
+		s.Script = &fakescript.Script{}
 	}
 	s.mux = http.NewServeMux()
-	s.mux.Handle(fake.ControlPrefix, s.Script.ControlHandler())
+	s.mux.Handle(fakescript.ControlPrefix, s.Script.ControlHandler())
 	s.mountOAuth()
 	s.mux.HandleFunc("POST "+CodeAssistPath, s.requireIssued(s.codeAssist))
 	s.mux.HandleFunc("POST "+UserQuotaPath, s.requireIssued(s.retrieveUserQuota))
@@ -84,14 +84,14 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) { s.mux.Serve
 type exchange struct {
 	w          http.ResponseWriter
 	r          *http.Request
-	rec        fake.Recorded
+	rec        fakescript.Recorded
 	codeAssist bool
 	model      string
 }
 
 func (s *Server) newExchange(w http.ResponseWriter, r *http.Request, codeAssist bool) (*exchange, []byte) {
 	body, _ := io.ReadAll(io.LimitReader(r.Body, maxBody))
-	rec := fake.Recorded{Method: r.Method, Path: r.URL.Path, Query: r.URL.RawQuery, Header: r.Header}
+	rec := fakescript.Recorded{Method: r.Method, Path: r.URL.Path, Query: r.URL.RawQuery, Header: r.Header}
 	if json.Valid(body) {
 		rec.Body = append(json.RawMessage(nil), body...)
 	} else if len(body) > 0 {

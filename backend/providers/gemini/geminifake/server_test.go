@@ -9,7 +9,7 @@ import (
 	"strings"
 	"testing"
 
-	"maestro/backend/providers/fake"
+	"maestro/backend/providers/fakescript"
 	"maestro/backend/providers/gemini/geminifake"
 )
 
@@ -334,38 +334,38 @@ func TestScriptedReplies(t *testing.T) {
 	t.Parallel()
 	tests := []struct {
 		name       string
-		reply      fake.Reply
+		reply      fakescript.Reply
 		c          func() call
 		wantStatus int
 		want       []string // substrings of the body, in order
 	}{
-		{"echo on code assist", fake.Reply{}, func() call {
+		{"echo on code assist", fakescript.Reply{}, func() call {
 			return ca(envelope(map[string]any{"contents": []any{map[string]any{"role": "user", "parts": []any{map[string]any{"text": "ping"}}}}}))
 		}, 200, []string{`data: {"response":{"candidates":[{"content":{"parts":[{"text":"You said`, `"traceId":"`, `"finishReason":"STOP"`}},
-		{"thinking then signed text", fake.Reply{Thinking: "hmm", Text: "ok"}, func() call { return public(valid()) }, 200,
+		{"thinking then signed text", fakescript.Reply{Thinking: "hmm", Text: "ok"}, func() call { return public(valid()) }, 200,
 			[]string{`"thought":true`, `{"text":"ok"}`, `"thoughtSignature":"Cl`, `"finishReason":"STOP"`, `"responseId":"`}},
-		{"declared call signed", fake.Reply{ToolCalls: []fake.ToolCall{{Name: "now"}}}, func() call { return public(valid()) }, 200,
+		{"declared call signed", fakescript.Reply{ToolCalls: []fakescript.ToolCall{{Name: "now"}}}, func() call { return public(valid()) }, 200,
 			[]string{`{"functionCall":{"name":"now","args":{}},"thoughtSignature":"`, `"finishReason":"STOP"`}},
-		{"undeclared call", fake.Reply{Text: "calling", ToolCalls: []fake.ToolCall{{Name: "now"}, {Name: "ghost"}}}, func() call { return public(valid()) }, 200,
+		{"undeclared call", fakescript.Reply{Text: "calling", ToolCalls: []fakescript.ToolCall{{Name: "now"}, {Name: "ghost"}}}, func() call { return public(valid()) }, 200,
 			[]string{`{"text":"calling"}`, `"finishReason":"UNEXPECTED_TOOL_CALL"`}},
-		{"args not matching the schema sent as they are", fake.Reply{ToolCalls: []fake.ToolCall{{Name: "read_file", RawArgs: `{"path": 7}`}}},
+		{"args not matching the schema sent as they are", fakescript.Reply{ToolCalls: []fakescript.ToolCall{{Name: "read_file", RawArgs: `{"path": 7}`}}},
 			func() call { return public(valid()) }, 200,
 			[]string{`{"functionCall":{"name":"read_file","args":{"path":7}}`, `"finishReason":"STOP"`}},
-		{"broken args end the turn malformed", fake.Reply{Text: "calling", ToolCalls: []fake.ToolCall{{Name: "now"}, {Name: "read_file", RawArgs: `{"path": "a"`}}},
+		{"broken args end the turn malformed", fakescript.Reply{Text: "calling", ToolCalls: []fakescript.ToolCall{{Name: "now"}, {Name: "read_file", RawArgs: `{"path": "a"`}}},
 			func() call { return public(valid()) }, 200,
 			[]string{`{"text":"calling"}`, `"finishReason":"MALFORMED_FUNCTION_CALL"`}},
-		{"429 code assist", fake.Reply{Error: "429", RetryAfter: 5}, func() call { return ca(envelope(valid())) }, 429,
+		{"429 code assist", fakescript.Reply{Error: "429", RetryAfter: 5}, func() call { return ca(envelope(valid())) }, 429,
 			[]string{`"RATE_LIMIT_EXCEEDED"`, `"retryDelay": "5s"`}},
-		{"429 public", fake.Reply{Error: "429", RetryAfter: 5}, func() call { return public(valid()) }, 429,
+		{"429 public", fakescript.Reply{Error: "429", RetryAfter: 5}, func() call { return public(valid()) }, 429,
 			[]string{`PerMinute`, `"retryDelay": "5s"`}},
-		{"usage limit", fake.Reply{Error: "usage_limit"}, func() call { return ca(envelope(valid())) }, 429,
+		{"usage limit", fakescript.Reply{Error: "usage_limit"}, func() call { return ca(envelope(valid())) }, 429,
 			[]string{`"QUOTA_EXHAUSTED"`, `quotaResetTimeStamp`}},
-		{"overloaded", fake.Reply{Error: "529"}, func() call { return public(valid()) }, 503, []string{`"UNAVAILABLE"`}},
-		{"expired token", fake.Reply{Error: "401"}, func() call { return ca(envelope(valid())) }, 401, []string{`ACCESS_TOKEN_EXPIRED`}},
-		{"expired key", fake.Reply{Error: "401"}, func() call { return public(valid()) }, 400, []string{`API key expired`}},
-		{"context too large", fake.Reply{Error: "context_too_large"}, func() call { return public(valid()) }, 400, []string{`exceeds the maximum number of tokens`}},
-		{"server", fake.Reply{Error: "server"}, func() call { return public(valid()) }, 500, []string{`"INTERNAL"`}},
-		{"stream error", fake.Reply{Error: "stream_error", Text: "abc"}, func() call { return public(valid()) }, 200,
+		{"overloaded", fakescript.Reply{Error: "529"}, func() call { return public(valid()) }, 503, []string{`"UNAVAILABLE"`}},
+		{"expired token", fakescript.Reply{Error: "401"}, func() call { return ca(envelope(valid())) }, 401, []string{`ACCESS_TOKEN_EXPIRED`}},
+		{"expired key", fakescript.Reply{Error: "401"}, func() call { return public(valid()) }, 400, []string{`API key expired`}},
+		{"context too large", fakescript.Reply{Error: "context_too_large"}, func() call { return public(valid()) }, 400, []string{`exceeds the maximum number of tokens`}},
+		{"server", fakescript.Reply{Error: "server"}, func() call { return public(valid()) }, 500, []string{`"INTERNAL"`}},
+		{"stream error", fakescript.Reply{Error: "stream_error", Text: "abc"}, func() call { return public(valid()) }, 200,
 			[]string{`{"text":"abc"}`, `data: {"error":{"code":500`}},
 	}
 	for _, tt := range tests {
@@ -392,7 +392,7 @@ func TestScriptedReplies(t *testing.T) {
 func TestDisconnectCutsTheStream(t *testing.T) {
 	t.Parallel()
 	f, srv := newServer(t)
-	f.Script.Push(fake.Reply{Text: "0123456789", ChunkRunes: 2, DisconnectAfter: 2})
+	f.Script.Push(fakescript.Reply{Text: "0123456789", ChunkRunes: 2, DisconnectAfter: 2})
 	req, _ := http.NewRequestWithContext(t.Context(), http.MethodPost, srv.URL+apiPath, bytes.NewReader(mustJSON(valid())))
 	req.Header.Set("Content-Type", "application/json")
 	req.Header.Set("x-goog-api-key", apiKey)
@@ -413,7 +413,7 @@ func TestDisconnectCutsTheStream(t *testing.T) {
 func TestControlEndpoints(t *testing.T) {
 	t.Parallel()
 	_, srv := newServer(t)
-	resp, err := http.Post(srv.URL+fake.ControlPrefix+"replies", "application/json", strings.NewReader(`[{"text":"scripted"}]`))
+	resp, err := http.Post(srv.URL+fakescript.ControlPrefix+"replies", "application/json", strings.NewReader(`[{"text":"scripted"}]`))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -421,12 +421,12 @@ func TestControlEndpoints(t *testing.T) {
 	if _, body := public(valid()).do(t, srv); !strings.Contains(string(body), `"scripted"`) {
 		t.Errorf("got %s; want the scripted reply", body)
 	}
-	resp, err = http.Get(srv.URL + fake.ControlPrefix + "requests")
+	resp, err = http.Get(srv.URL + fakescript.ControlPrefix + "requests")
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer resp.Body.Close()
-	var log []fake.Recorded
+	var log []fakescript.Recorded
 	if err := json.NewDecoder(resp.Body).Decode(&log); err != nil || len(log) != 1 || log[0].Status != 200 {
 		t.Errorf("got log %+v (%v); want one 200 request", log, err)
 	}

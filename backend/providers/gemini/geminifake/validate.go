@@ -161,50 +161,8 @@ func validateContent(i int, c content) *rejection {
 		return protoInvalid("empty parts", fmt.Sprintf("contents[%d].parts", i), "contents.parts must not be empty.")
 	}
 	for j, p := range c.Parts {
-		field := fmt.Sprintf("contents[%d].parts[%d]", i, j)
-		n := 0
-		for _, set := range []bool{p.Text != nil, p.InlineData != nil, p.FileData != nil, p.FunctionCall != nil,
-			p.FunctionResponse != nil, p.ExecutableCode != nil, p.CodeExecutionResult != nil} {
-			if set {
-				n++
-			}
-		}
-		switch {
-		case n == 0:
-			return protoInvalid("part without data", field+".data", "required oneof field 'data' must have one initialized field")
-		case n > 1:
-			return invalid("part with two data fields", "Invalid JSON payload received. Oneof field 'data' is already set at '%s'.", field)
-		}
-		if p.Thought {
-			// Stricter than proven: gemini-cli never sends thought parts
-			// (docs/providers/gemini.md §What the fake enforces).
-			return invalid("thought part in contents", msgInvalidArg)
-		}
-		if sig := p.ThoughtSignature; sig != nil && !validBase64(*sig) {
-			return invalid("thought signature encoding",
-				"Invalid value at '%s.thought_signature' (TYPE_BYTES), Base64 decoding failed for %q", field, *sig)
-		}
-		if fc := p.FunctionCall; fc != nil {
-			if c.Role != "model" {
-				return invalid("function call in a user turn", msgCallTurn)
-			}
-			if !validName(fc.Name) {
-				return protoInvalid("function name pattern", field+".function_call.name", msgBadName)
-			}
-			if a := bytes.TrimSpace(fc.Args); len(a) > 0 && a[0] != '{' && !bytes.Equal(a, []byte("null")) {
-				return invalid("function call args", "Invalid value at '%s.function_call.args' (type.googleapis.com/google.protobuf.Struct), %s", field, a)
-			}
-		}
-		if fr := p.FunctionResponse; fr != nil {
-			if c.Role != "user" {
-				return invalid("function response in a model turn", msgResponseTurn)
-			}
-			if !validName(fr.Name) {
-				return protoInvalid("function name pattern", field+".function_response.name", msgBadName)
-			}
-			if r := bytes.TrimSpace(fr.Response); len(r) == 0 || r[0] != '{' {
-				return protoInvalid("function response body", field+".function_response.response", "response is required and must be an object")
-			}
+		if r := validatePart(c.Role, fmt.Sprintf("contents[%d].parts[%d]", i, j), p); r != nil {
+			return r
 		}
 	}
 	if len(responses(c)) > 0 {
@@ -215,6 +173,66 @@ func validateContent(i int, c content) *rejection {
 				return invalid("audio or video beside a function response", msgInvalidArg)
 			}
 		}
+	}
+	return nil
+}
+
+// validatePart checks one part of a turn of role: exactly one data field,
+// no thought, and calls and responses in the right turns and shapes.
+func validatePart(role, field string, p part) *rejection {
+	n := 0
+	for _, set := range []bool{p.Text != nil, p.InlineData != nil, p.FileData != nil, p.FunctionCall != nil,
+		p.FunctionResponse != nil, p.ExecutableCode != nil, p.CodeExecutionResult != nil} {
+		if set {
+			n++
+		}
+	}
+	switch {
+	case n == 0:
+		return protoInvalid("part without data", field+".data", "required oneof field 'data' must have one initialized field")
+	case n > 1:
+		return invalid("part with two data fields", "Invalid JSON payload received. Oneof field 'data' is already set at '%s'.", field)
+	}
+	if p.Thought {
+		// Stricter than proven: gemini-cli never sends thought parts
+		// (docs/providers/gemini.md §What the fake enforces).
+		return invalid("thought part in contents", msgInvalidArg)
+	}
+	if sig := p.ThoughtSignature; sig != nil && !validBase64(*sig) {
+		return invalid("thought signature encoding",
+			"Invalid value at '%s.thought_signature' (TYPE_BYTES), Base64 decoding failed for %q", field, *sig)
+	}
+	if fc := p.FunctionCall; fc != nil {
+		return validateCall(role, field, fc)
+	}
+	if fr := p.FunctionResponse; fr != nil {
+		return validateResponse(role, field, fr)
+	}
+	return nil
+}
+
+func validateCall(role, field string, fc *call) *rejection {
+	if role != "model" {
+		return invalid("function call in a user turn", msgCallTurn)
+	}
+	if !validName(fc.Name) {
+		return protoInvalid("function name pattern", field+".function_call.name", msgBadName)
+	}
+	if a := bytes.TrimSpace(fc.Args); len(a) > 0 && a[0] != '{' && !bytes.Equal(a, []byte("null")) {
+		return invalid("function call args", "Invalid value at '%s.function_call.args' (type.googleapis.com/google.protobuf.Struct), %s", field, a)
+	}
+	return nil
+}
+
+func validateResponse(role, field string, fr *call) *rejection {
+	if role != "user" {
+		return invalid("function response in a model turn", msgResponseTurn)
+	}
+	if !validName(fr.Name) {
+		return protoInvalid("function name pattern", field+".function_response.name", msgBadName)
+	}
+	if r := bytes.TrimSpace(fr.Response); len(r) == 0 || r[0] != '{' {
+		return protoInvalid("function response body", field+".function_response.response", "response is required and must be an object")
 	}
 	return nil
 }

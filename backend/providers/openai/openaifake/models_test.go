@@ -9,7 +9,7 @@ import (
 	"strings"
 	"testing"
 
-	"maestro/backend/providers/fake"
+	"maestro/backend/providers/fakescript"
 )
 
 func withVersion(v string) http.Header {
@@ -245,7 +245,7 @@ func TestScriptedCardErrors(t *testing.T) {
 		f := New()
 		srv := httptest.NewServer(f)
 		t.Cleanup(srv.Close)
-		f.Script.Push(fake.Reply{Error: tt.reply})
+		f.Script.Push(fakescript.Reply{Error: tt.reply})
 		resp, got := post(t, srv.URL+ChatGPTPath, backendHeader(), body(nil))
 		if resp.StatusCode != tt.status || got != tt.body {
 			t.Errorf("%s: %d %q; want %d %q", tt.reply, resp.StatusCode, got, tt.status, tt.body)

@@ -10,12 +10,12 @@ import (
 	"strconv"
 	"time"
 
-	"maestro/backend/providers/fake"
+	"maestro/backend/providers/fakescript"
 )
 
 // reply answers a valid request from the script: a scripted HTTP error, or
 // a 200 stream (which may itself fail or be cut).
-func (s *Server) reply(w http.ResponseWriter, r *http.Request, rec fake.Recorded, p *parsed, chatgpt bool) {
+func (s *Server) reply(w http.ResponseWriter, r *http.Request, rec fakescript.Recorded, p *parsed, chatgpt bool) {
 	rp := s.Script.Next()
 	inStream := rp.Error == "stream_error" || rp.Error == "insufficient_quota" ||
 		rp.Error == "context_too_large" && chatgpt
@@ -89,7 +89,7 @@ func (s *Server) codexHeaders(h http.Header, usedPercent float64, resetIn time.D
 }
 
 // httpError is a scripted failure answered before any stream.
-func (s *Server) httpError(h http.Header, rp fake.Reply, p *parsed, chatgpt bool) (int, string) {
+func (s *Server) httpError(h http.Header, rp fakescript.Reply, p *parsed, chatgpt bool) (int, string) {
 	const serverMsg = "An error occurred while processing your request. You can retry your request, or contact us through our help center at help.openai.com if the error persists."
 	h.Set("x-request-id", s.id("req"))
 	switch rp.Error {
@@ -231,7 +231,7 @@ func (st *streamState) reasoning(oi int, text string, chunk int) map[string]any 
 	st.sw.send("response.output_item.added", map[string]any{"output_index": oi,
 		"item": map[string]any{"id": id, "type": "reasoning", "summary": []any{}}})
 	st.sw.send("response.reasoning_summary_part.added", with("part", map[string]any{"type": "summary_text", "text": ""}))
-	for _, c := range fake.Chunks(text, chunk) {
+	for _, c := range fakescript.Chunks(text, chunk) {
 		st.sw.send("response.reasoning_summary_text.delta", with("delta", c))
 	}
 	st.sw.send("response.reasoning_summary_text.done", with("text", text))
@@ -254,7 +254,7 @@ func (st *streamState) message(oi int, text string, chunk int) map[string]any {
 	st.sw.send("response.output_item.added", map[string]any{"output_index": oi, "item": map[string]any{
 		"id": id, "type": "message", "status": "in_progress", "content": []any{}, "role": "assistant"}})
 	st.sw.send("response.content_part.added", at("part", part("")))
-	for _, c := range fake.Chunks(text, chunk) {
+	for _, c := range fakescript.Chunks(text, chunk) {
 		st.sw.send("response.output_text.delta", at("delta", c))
 	}
 	st.sw.send("response.output_text.done", at("text", text))
@@ -277,11 +277,11 @@ func (c *fnCall) item(status, args string) map[string]any {
 }
 
 // calls streams the function_call items from output index first, each in
-// turn, or interleaved (fake.Reply.Interleave): all added, one delta of
+// turn, or interleaved (fakescript.Reply.Interleave): all added, one delta of
 // each in turn, completed last first. It returns the completed items in
 // output order. The arguments are the model's text as it is, broken or
-// not (fake.ToolCall.RawArgs).
-func (st *streamState) calls(first int, tcs []fake.ToolCall, interleave bool) []any {
+// not (fakescript.ToolCall.RawArgs).
+func (st *streamState) calls(first int, tcs []fakescript.ToolCall, interleave bool) []any {
 	cs := make([]*fnCall, len(tcs))
 	for i, tc := range tcs {
 		args := tc.ArgsText()
@@ -289,7 +289,7 @@ func (st *streamState) calls(first int, tcs []fake.ToolCall, interleave bool) []
 			args = "{}"
 		}
 		cs[i] = &fnCall{oi: first + i, id: st.s.id("fc"), callID: st.s.id("call"), name: tc.Name, args: args,
-			frags: fake.Fragments(args, tc.Fragments)}
+			frags: fakescript.Fragments(args, tc.Fragments)}
 	}
 	if !interleave {
 		for _, c := range cs {

@@ -9,7 +9,7 @@ import (
 	"sync/atomic"
 	"time"
 
-	"maestro/backend/providers/fake"
+	"maestro/backend/providers/fakescript"
 )
 
 // The model endpoints the fake serves.
@@ -22,7 +22,7 @@ const (
 // http.Handler; use it with httptest.NewServer.
 type Server struct {
 	// Script holds the scripted replies and the request log.
-	Script *fake.Script
+	Script *fakescript.Script
 
 	mux       *http.ServeMux
 	accountID string
@@ -53,14 +53,14 @@ func WithClock(now func() time.Time) Option { return func(s *Server) { s.now = n
 
 // New returns a fake with an empty script (every reply echoes).
 func New(opts ...Option) *Server {
-	s := &Server{Script: &fake.Script{}, now: time.Now}
+	s := &Server{Script: &fakescript.Script{}, now: time.Now}
 	for _, o := range opts {
 		o(s)
 	}
 	// The one mux of the fake; mountOAuth adds the sign-in endpoints
 	// (GET /oauth/authorize, POST /oauth/token, oauth.go).
 	s.mux = http.NewServeMux()
-	s.mux.Handle(fake.ControlPrefix, s.Script.ControlHandler())
+	s.mux.Handle(fakescript.ControlPrefix, s.Script.ControlHandler())
 	s.mountOAuth()
 	s.mux.HandleFunc("POST "+ChatGPTPath, s.requireIssued(func(w http.ResponseWriter, r *http.Request) { s.model(w, r, true) }))
 	s.mux.HandleFunc("POST "+APIPath, func(w http.ResponseWriter, r *http.Request) { s.model(w, r, false) })
@@ -72,8 +72,8 @@ func New(opts ...Option) *Server {
 
 func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) { s.mux.ServeHTTP(w, r) }
 
-func record(r *http.Request, body []byte) fake.Recorded {
-	rec := fake.Recorded{Method: r.Method, Path: r.URL.Path, Query: r.URL.RawQuery, Header: r.Header}
+func record(r *http.Request, body []byte) fakescript.Recorded {
+	rec := fakescript.Recorded{Method: r.Method, Path: r.URL.Path, Query: r.URL.RawQuery, Header: r.Header}
 	switch {
 	case len(body) == 0:
 	case json.Valid(body):
@@ -89,7 +89,7 @@ func (s *Server) notFound(w http.ResponseWriter, r *http.Request) {
 	s.reject(w, record(r, body), &rejection{status: http.StatusNotFound, body: `{"detail":"Not Found"}`, rule: "unknown endpoint"})
 }
 
-func (s *Server) reject(w http.ResponseWriter, rec fake.Recorded, rej *rejection) {
+func (s *Server) reject(w http.ResponseWriter, rec fakescript.Recorded, rej *rejection) {
 	rec.Status, rec.Rejection = rej.status, rej.rule
 	s.Script.Record(rec)
 	writeJSON(w, rej.status, rej.body)

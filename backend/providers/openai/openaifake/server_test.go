@@ -13,7 +13,7 @@ import (
 	"time"
 
 	"maestro/backend/providers"
-	"maestro/backend/providers/fake"
+	"maestro/backend/providers/fakescript"
 )
 
 func userMsg(text string) map[string]any {
@@ -173,7 +173,7 @@ func TestStreamGrammar(t *testing.T) {
 	f := New(WithClock(func() time.Time { return now }))
 	srv := httptest.NewServer(f)
 	t.Cleanup(srv.Close)
-	f.Script.Push(fake.Reply{Thinking: "think", ToolCalls: []fake.ToolCall{{Name: "x", Args: json.RawMessage(`{"a":1}`)}}}, fake.Reply{DisconnectAfter: 3})
+	f.Script.Push(fakescript.Reply{Thinking: "think", ToolCalls: []fakescript.ToolCall{{Name: "x", Args: json.RawMessage(`{"a":1}`)}}}, fakescript.Reply{DisconnectAfter: 3})
 	resp, got := post(t, srv.URL+ChatGPTPath, backendHeader(), body(nil))
 	if resp.Header.Get("x-codex-primary-used-percent") == "" || resp.Header.Get("x-codex-primary-reset-at") != fmt.Sprint(now.Add(4*time.Hour).Unix()) {
 		t.Errorf("headers %v; want x-codex-* rate-limit headers", resp.Header)
@@ -227,7 +227,7 @@ func TestControlEndpoints(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer res.Body.Close()
-	var recs []fake.Recorded
+	var recs []fakescript.Recorded
 	if err := json.NewDecoder(res.Body).Decode(&recs); err != nil || len(recs) != 2 || recs[1].Rejection != "body is not a JSON object" {
 		t.Errorf("requests = %+v, %v; want two, the second rejected as not JSON", recs, err)
 	}
@@ -241,7 +241,7 @@ func TestBrokenAndInterleavedCalls(t *testing.T) {
 	f := New()
 	srv := httptest.NewServer(f)
 	t.Cleanup(srv.Close)
-	f.Script.Push(fake.Reply{Interleave: true, ToolCalls: []fake.ToolCall{
+	f.Script.Push(fakescript.Reply{Interleave: true, ToolCalls: []fakescript.ToolCall{
 		{Name: "a", RawArgs: `{"x": 1`, Fragments: 2},
 		{Name: "b", Args: json.RawMessage(`{"y": 2}`), Fragments: 2},
 	}})

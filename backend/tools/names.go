@@ -1,68 +1,14 @@
-package mcp
+package tools
 
 import (
 	"crypto/sha256"
 	"encoding/hex"
 	"slices"
 	"strings"
+	"unicode/utf8"
 
 	"maestro/backend/chat"
 )
-
-// Providers lists the providers the registry exposes tools to, in the order
-// used for per-provider data.
-var Providers = []string{chat.ProviderAnthropic, chat.ProviderGemini, chat.ProviderOpenAI}
-
-// nameRule is one provider's rule for function names.
-type nameRule struct {
-	// max is the longest name allowed, in bytes (names are ASCII).
-	max int
-	// dots allows '.' and ':' (Gemini).
-	dots bool
-	// letterFirst requires the first character to be a letter or '_'.
-	letterFirst bool
-	// ellipsis replaces the middle of a name that is too long.
-	ellipsis string
-}
-
-// Name rules, with sources:
-//
-//   - OpenAI: ^[a-zA-Z0-9_-]{1,64}$. Codex's mcp_connection_manager.rs says
-//     "OpenAI requires tool names to conform to ^[a-zA-Z0-9_-]+$" with
-//     MAX_TOOL_NAME_LENGTH 64 (docs/providers/openai.md §Tool names).
-//   - Anthropic: ^[a-zA-Z0-9_-]{1,64}$, quoted from
-//     platform.claude.com/docs/en/agents-and-tools/tool-use/define-tools
-//     (docs/providers/anthropic.md §Tool names). No prefix: names go out as
-//     server__tool in both modes.
-//   - Gemini: ^[a-zA-Z_][a-zA-Z0-9_.:-]{0,63}$. gemini-cli's mcp-tool.ts
-//     replaces invalid characters with '_', prefixes names that do not start
-//     with a letter or '_', and caps names at 63 characters by replacing the
-//     middle with "..." (docs/providers/gemini.md §Tool names). We follow
-//     gemini-cli exactly, 63 characters included, although the regex would
-//     allow 64.
-//
-// How server__tool names are built: docs/providers/README.md §Tool names.
-//
-// The middle ellipsis "…" is not allowed by any of them: it becomes "_" for
-// OpenAI and Anthropic and "..." for Gemini, where '.' is allowed and the
-// result reads as an ellipsis (and matches what gemini-cli sends).
-var (
-	ruleOpenAI    = nameRule{max: 64, ellipsis: "_"}
-	ruleAnthropic = nameRule{max: 64, ellipsis: "_"}
-	ruleGemini    = nameRule{max: 63, dots: true, letterFirst: true, ellipsis: "..."}
-)
-
-// ruleFor returns provider's name rule. An unknown provider gets OpenAI's.
-func ruleFor(provider string) nameRule {
-	switch provider {
-	case chat.ProviderAnthropic:
-		return ruleAnthropic
-	case chat.ProviderGemini:
-		return ruleGemini
-	default:
-		return ruleOpenAI
-	}
-}
 
 // hashLen is the number of hex digits of sha256(canonical) appended to names
 // that collide; it grows if a suffixed name still collides.
@@ -117,27 +63,34 @@ func splitCanonical(canonical string) (server, tool string) {
 	return server, tool
 }
 
+// Names are built from canonical names (server.tool) by each provider's
+// chat.ToolRules: server__tool (docs/providers/README.md §Tool names), every
+// character the rules do not allow replaced by '_', the middle of a name
+// too long replaced by the rules' ellipsis, and a hash suffix for names
+// that collide. The rules and their sources are in each adapter's
+// dialect.go.
+
 // baseName is canonical's exposed name for rule before collisions are
 // resolved: server__tool, sanitised, shortened to fit.
-func baseName(rule nameRule, canonical string) string {
+func baseName(rule chat.ToolRules, canonical string) string {
 	server, tool := splitCanonical(canonical)
 	s := tool
 	if server != "" {
 		s = server + "__" + tool
 	}
-	return fit(rule, sanitize(rule, s), rule.max)
+	return fit(rule, sanitize(rule, s), rule.MaxNameLen)
 }
 
 // sanitize replaces every character rule does not allow with '_' (one per
 // character, not per byte) and, where the rule asks, makes the first
 // character a letter or '_'.
-func sanitize(rule nameRule, s string) string {
+func sanitize(rule chat.ToolRules, s string) string {
 	b := make([]byte, 0, len(s)+1)
 	for _, r := range s {
 		switch {
 		case r >= 'a' && r <= 'z', r >= 'A' && r <= 'Z', r >= '0' && r <= '9', r == '_', r == '-':
 			b = append(b, byte(r))
-		case rule.dots && (r == '.' || r == ':'):
+		case r < utf8.RuneSelf && strings.ContainsRune(rule.NameExtra, r):
 			b = append(b, byte(r))
 		default:
 			b = append(b, '_')
@@ -146,7 +99,7 @@ func sanitize(rule nameRule, s string) string {
 	if len(b) == 0 {
 		b = append(b, '_')
 	}
-	if rule.letterFirst && !(b[0] == '_' || b[0] >= 'a' && b[0] <= 'z' || b[0] >= 'A' && b[0] <= 'Z') {
+	if rule.NameLetterFirst && !(b[0] == '_' || b[0] >= 'a' && b[0] <= 'z' || b[0] >= 'A' && b[0] <= 'Z') {
 		b = append([]byte{'_'}, b...)
 	}
 	return string(b)
@@ -154,19 +107,19 @@ func sanitize(rule nameRule, s string) string {
 
 // fit middle-ellipsises s (already sanitised, so ASCII) to at most max
 // bytes: the start and the end are kept, the rule's ellipsis goes between.
-func fit(rule nameRule, s string, max int) string {
+func fit(rule chat.ToolRules, s string, max int) string {
 	if len(s) <= max {
 		return s
 	}
-	keep := max - len(rule.ellipsis)
+	keep := max - len(rule.NameEllipsis)
 	tail := keep / 2
 	head := keep - tail
-	return s[:head] + rule.ellipsis + s[len(s)-tail:]
+	return s[:head] + rule.NameEllipsis + s[len(s)-tail:]
 }
 
 // withHash appends "_" and n hex digits of sha256(canonical) to canonical's
 // base name, shortening the base so the result still fits.
-func withHash(rule nameRule, canonical string, n int) string {
+func withHash(rule chat.ToolRules, canonical string, n int) string {
 	sum := sha256.Sum256([]byte(canonical))
 	suffix := "_" + hex.EncodeToString(sum[:])[:n]
 	server, tool := splitCanonical(canonical)
@@ -174,17 +127,16 @@ func withHash(rule nameRule, canonical string, n int) string {
 	if server != "" {
 		s = server + "__" + tool
 	}
-	return fit(rule, sanitize(rule, s), rule.max-len(suffix)) + suffix
+	return fit(rule, sanitize(rule, s), rule.MaxNameLen-len(suffix)) + suffix
 }
 
-// ExposedNames assigns every canonical name its exposed name for provider,
+// ExposedNames assigns every canonical name its exposed name under rule,
 // and returns them aligned with canonicals. The result depends only on the
 // set of names, never on their order: names that collide after sanitising
 // (or with a reserved name such as search_tools) all get a suffix from the
 // hash of their canonical name, and the suffix grows until every name is
 // unique. Duplicated canonical names get the same exposed name.
-func ExposedNames(provider string, canonicals []string) []string {
-	rule := ruleFor(provider)
+func ExposedNames(rule chat.ToolRules, canonicals []string) []string {
 	out := make([]string, len(canonicals))
 	level := make([]int, len(canonicals)) // 0: base name; n: n hex digits
 	for i, c := range canonicals {
@@ -219,16 +171,15 @@ func ExposedNames(provider string, canonicals []string) []string {
 // reserved names belong to Maestro's built-in tools.
 func reserved(name string) bool { return name == SearchToolName }
 
-// ExposedName is canonical's exposed name for provider when it is the only
+// ExposedName is canonical's exposed name under rule when it is the only
 // tool (no collisions to resolve).
-func ExposedName(provider, canonical string) string {
-	return ExposedNames(provider, []string{canonical})[0]
+func ExposedName(rule chat.ToolRules, canonical string) string {
+	return ExposedNames(rule, []string{canonical})[0]
 }
 
-// ValidName reports whether name satisfies provider's rule.
-func ValidName(provider, name string) bool {
-	rule := ruleFor(provider)
-	if name == "" || len(name) > rule.max {
+// ValidName reports whether name satisfies rule.
+func ValidName(rule chat.ToolRules, name string) bool {
+	if name == "" || len(name) > rule.MaxNameLen {
 		return false
 	}
 	return sanitize(rule, name) == name

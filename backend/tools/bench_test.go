@@ -1,4 +1,4 @@
-package mcp
+package tools
 
 import (
 	"context"
@@ -8,8 +8,6 @@ import (
 	"path/filepath"
 	"testing"
 
-	mcpgo "github.com/mark3labs/mcp-go/mcp"
-
 	"maestro/backend/chat"
 )
 
@@ -18,11 +16,11 @@ import (
 // measured), and a session that enables all of them.
 func benchRegistry(b *testing.B) (*Registry, *session) {
 	b.Helper()
-	r := NewRegistry(nil)
+	r := newTestRegistry(nil)
 	s := &session{disabled: map[string]bool{}}
 	for c := range 10 {
 		id := fmt.Sprintf("conn-%02d", c)
-		if err := r.SetConnectorTools(context.Background(), id, fmt.Sprintf("Server %d", c), genTools(c, 100)); err != nil {
+		if err := r.SetConnectorTools(context.Background(), id, fmt.Sprintf("Server %d", c), fromMCP(b, genTools(c, 100)...)); err != nil {
 			b.Fatal(err)
 		}
 		s.enabled = append(s.enabled, id)
@@ -89,8 +87,8 @@ func BenchmarkSearch1000(b *testing.B) {
 func BenchmarkSetConnectorTools1000(b *testing.B) {
 	ctx := context.Background()
 	st := openStore(b, "")
-	r := NewRegistry(st)
-	lists := [2][]mcpgo.Tool{genTools(0, 1000), genTools(0, 1000)}
+	r := newTestRegistry(st)
+	lists := [2][]Tool{fromMCP(b, genTools(0, 1000)...), fromMCP(b, genTools(0, 1000)...)}
 	lists[1][500].Description = "changed"
 	if err := r.SetConnectorTools(ctx, "c", "Big", lists[0]); err != nil {
 		b.Fatal(err)
@@ -118,7 +116,7 @@ func BenchmarkNormalizeSchema(b *testing.B) {
 		b.Run(p, func(b *testing.B) {
 			b.ReportAllocs()
 			for b.Loop() {
-				NormalizeSchema(p, json.RawMessage(raw))
+				NormalizeSchema(rulesFor(p).Schema, json.RawMessage(raw))
 			}
 		})
 	}

@@ -1,4 +1,4 @@
-package mcp
+package tools
 
 import (
 	"bytes"
@@ -242,7 +242,7 @@ func TestNormalizeSchema(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
 			for _, p := range Providers {
-				got, warns := NormalizeSchema(p, json.RawMessage(tt.in))
+				got, warns := NormalizeSchema(rulesFor(p).Schema, json.RawMessage(tt.in))
 				want, ok := tt.want[p]
 				if !ok {
 					want = tt.want["*"]
@@ -256,7 +256,7 @@ func TestNormalizeSchema(t *testing.T) {
 					}
 				}
 				assertAcceptable(t, p, got)
-				again, _ := NormalizeSchema(p, got)
+				again, _ := NormalizeSchema(rulesFor(p).Schema, got)
 				if !jsonEqual(again, got) {
 					t.Errorf("%s: normalising twice changed the schema:\n once %s\ntwice %s", p, got, again)
 				}
@@ -269,7 +269,7 @@ func TestNormalizeSchemaKeepsOrder(t *testing.T) {
 	t.Parallel()
 	in := `{"properties":{"zeta":{"type":"string"},"alpha":{"type":"number"}},"type":"object"}`
 	for _, p := range Providers {
-		got, _ := NormalizeSchema(p, json.RawMessage(in))
+		got, _ := NormalizeSchema(rulesFor(p).Schema, json.RawMessage(in))
 		want := `{"type":"object","properties":{"zeta":{"type":"string"},"alpha":{"type":"number"}}}`
 		if string(got) != want {
 			t.Errorf("%s: got %s; want exactly %s", p, got, want)
@@ -294,7 +294,7 @@ func TestNormalizeSchemaExpansionLimit(t *testing.T) {
 	}
 	b.WriteString(`}}`)
 	for _, p := range Providers {
-		got, warns := NormalizeSchema(p, json.RawMessage(b.String()))
+		got, warns := NormalizeSchema(rulesFor(p).Schema, json.RawMessage(b.String()))
 		if len(got) > 1<<20 {
 			t.Errorf("%s: normalised schema is %d bytes; want the expansion bounded", p, len(got))
 		}
@@ -323,7 +323,7 @@ func TestNormalizeSchemaGolden(t *testing.T) {
 				t.Fatal(err)
 			}
 			for _, p := range Providers {
-				schema, warns := NormalizeSchema(p, raw)
+				schema, warns := NormalizeSchema(rulesFor(p).Schema, raw)
 				assertAcceptable(t, p, schema)
 				var pretty bytes.Buffer
 				if err := json.Indent(&pretty, schema, "", "  "); err != nil {
@@ -396,7 +396,7 @@ func assertAcceptable(t *testing.T, provider string, schema []byte) {
 				}
 			}
 			for k := range node {
-				if !keepGemini[k] && k != "nullable" {
+				if !keepOpenAPI[k] && k != "nullable" {
 					t.Errorf("%s: %s: keyword %q outside Gemini's subset", provider, path, k)
 				}
 			}
@@ -405,7 +405,7 @@ func assertAcceptable(t *testing.T, provider string, schema []byte) {
 			}
 		} else {
 			for k := range node {
-				if !keepOpen[k] {
+				if !keepJSON[k] {
 					t.Errorf("%s: %s: keyword %q outside the kept set", provider, path, k)
 				}
 			}

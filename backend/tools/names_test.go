@@ -1,4 +1,4 @@
-package mcp
+package tools
 
 import (
 	"math/rand/v2"
@@ -79,14 +79,14 @@ func TestExposedName(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
 			for _, p := range Providers {
-				got := ExposedName(p, tt.canonical)
+				got := ExposedName(rulesFor(p), tt.canonical)
 				if want := tt.want[p]; got != want {
 					t.Errorf("ExposedName(%s, %q) = %q; want %q", p, tt.canonical, got, want)
 				}
 				if !nameRegexps[p].MatchString(got) {
 					t.Errorf("ExposedName(%s, %q) = %q breaks the provider's rule %s", p, tt.canonical, got, nameRegexps[p])
 				}
-				if !ValidName(p, got) {
+				if !ValidName(rulesFor(p), got) {
 					t.Errorf("ValidName(%s, %q) = false; want true", p, got)
 				}
 			}
@@ -115,10 +115,10 @@ func TestExposedNamesCollisions(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
 			for _, p := range Providers {
-				got := ExposedNames(p, tt.canonicals)
+				got := ExposedNames(rulesFor(p), tt.canonicals)
 				checkNames(t, p, tt.canonicals, got)
 				for i, c := range tt.canonicals {
-					base := baseName(ruleFor(p), c)
+					base := baseName(rulesFor(p), c)
 					wantSuffix := slices.Contains(tt.suffixed, c)
 					if tt.name == "dot vs underscore (not for Gemini)" {
 						wantSuffix = p != chat.ProviderGemini
@@ -160,14 +160,14 @@ func TestExposedNamesDeterministic(t *testing.T) {
 	rng := rand.New(rand.NewPCG(1, 2))
 	for _, p := range Providers {
 		want := map[string]string{}
-		for i, n := range ExposedNames(p, canon) {
+		for i, n := range ExposedNames(rulesFor(p), canon) {
 			want[canon[i]] = n
 		}
-		checkNames(t, p, canon, ExposedNames(p, canon))
+		checkNames(t, p, canon, ExposedNames(rulesFor(p), canon))
 		for range 20 {
 			shuffled := slices.Clone(canon)
 			rng.Shuffle(len(shuffled), func(i, j int) { shuffled[i], shuffled[j] = shuffled[j], shuffled[i] })
-			for i, n := range ExposedNames(p, shuffled) {
+			for i, n := range ExposedNames(rulesFor(p), shuffled) {
 				if want[shuffled[i]] != n {
 					t.Fatalf("%s: %q → %q after a shuffle; want %q (order-dependent)", p, shuffled[i], n, want[shuffled[i]])
 				}
@@ -180,7 +180,7 @@ func TestExposedNamesReservedName(t *testing.T) {
 	t.Parallel()
 	// A canonical without a server part could be exposed as search_tools.
 	for _, p := range Providers {
-		got := ExposedNames(p, []string{"search_tools", "fs.read"})
+		got := ExposedNames(rulesFor(p), []string{"search_tools", "fs.read"})
 		checkNames(t, p, []string{"search_tools", "fs.read"}, got)
 	}
 }

@@ -1,4 +1,4 @@
-package mcp
+package tools
 
 import (
 	"context"
@@ -8,8 +8,6 @@ import (
 	"slices"
 	"strings"
 	"sync"
-
-	mcpgo "github.com/mark3labs/mcp-go/mcp"
 
 	"maestro/backend/chat"
 )
@@ -22,34 +20,16 @@ type Store interface {
 	PutRegistrySnapshot(ctx context.Context, sessionID string, v any) error
 }
 
-// Tool budgets: the most tools one request declares, per provider. Over
-// budget, the overlay switches to search_tools (see Snapshot.Overlay).
-//
-//   - OpenAI: 128, enforced: "Invalid 'tools': array too long. Expected an
-//     array with maximum length 128" (code array_above_max_length; e.g.
-//     vishalmysore/Tools4AI#16, zed-industries/zed#32946).
-//   - Gemini: the API rejects more than 512 ("At most 512 function
-//     declarations can be specified", google-gemini/gemini-cli#19083); Vertex
-//     documented 128 (googleapis/google-cloud-dotnet#13783). 128 is safe for
-//     both and keeps requests small.
-//   - Anthropic: no documented count limit found; 128 for parity and for the
-//     context window (every declaration costs input tokens on every step).
-const (
-	BudgetOpenAI    = 128
-	BudgetGemini    = 128
-	BudgetAnthropic = 128
-)
-
 // maxFound bounds how many search_tools results a session remembers.
 const maxFound = 64
 
 // snapshotFormat versions the stored snapshot JSON.
 const snapshotFormat = 1
 
-// Registry is the per-session MCP tool registry; see the package doc.
+// Registry is the per-session tool registry; see the package doc.
 type Registry struct {
-	st      Store
-	budgets map[string]int
+	st    Store
+	rules *ruleSet
 	// onRevision, when set, hears every new revision of a session.
 	onRevision func(sessionID string, revision int64)
 
@@ -80,11 +60,6 @@ type session struct {
 // Option configures a Registry.
 type Option func(*Registry)
 
-// WithBudget sets the tool budget for provider (at least 1).
-func WithBudget(provider string, n int) Option {
-	return func(r *Registry) { r.budgets[provider] = max(n, 1) }
-}
-
 // WithRevisionListener calls fn with a session's id and new revision each
 // time the revision changes (a toggle, a tool list change, search_tools
 // results, or a reconciliation on load), after the change is stored. fn is
@@ -94,15 +69,14 @@ func WithRevisionListener(fn func(sessionID string, revision int64)) Option {
 	return func(r *Registry) { r.onRevision = fn }
 }
 
-// NewRegistry returns a registry that persists snapshots in st.
-func NewRegistry(st Store, opts ...Option) *Registry {
+// NewRegistry returns a registry that persists snapshots in st and names,
+// counts and shapes tools by rules, one per provider (at least one; the
+// catalog gives every adapter's). Each provider's names and schemas are
+// computed up front; a provider without rules gets the first rules'.
+func NewRegistry(st Store, rules []chat.ToolRules, opts ...Option) *Registry {
 	r := &Registry{
-		st: st,
-		budgets: map[string]int{
-			chat.ProviderOpenAI:    BudgetOpenAI,
-			chat.ProviderGemini:    BudgetGemini,
-			chat.ProviderAnthropic: BudgetAnthropic,
-		},
+		st:         st,
+		rules:      newRuleSet(rules),
 		connectors: map[string]*connector{},
 		gone:       map[string]bool{},
 		sessions:   map[string]*session{},
@@ -120,14 +94,14 @@ func NewRegistry(st Store, opts ...Option) *Registry {
 // Sessions not in the cache pick the list up when they are loaded. The error
 // joins the sessions whose update could not be stored; those sessions are
 // reloaded on next use.
-func (r *Registry) SetConnectorTools(ctx context.Context, connectorID, displayName string, tools []mcpgo.Tool) error {
+func (r *Registry) SetConnectorTools(ctx context.Context, connectorID, displayName string, tools []Tool) error {
 	if connectorID == "" {
-		return fmt.Errorf("mcp: set connector tools: empty connector id: %w", chat.ErrInvalid)
+		return fmt.Errorf("tools: set connector tools: empty connector id: %w", chat.ErrInvalid)
 	}
 	if strings.TrimSpace(displayName) == "" {
 		displayName = connectorID
 	}
-	prepared := prepareTools(tools) // the slow part, outside the lock
+	prepared := prepareTools(tools, r.rules) // the slow part, outside the lock
 
 	r.mu.Lock()
 	defer r.mu.Unlock()
@@ -153,7 +127,7 @@ func (r *Registry) RemoveConnector(ctx context.Context, connectorID string) erro
 // changes nothing and returns the current revision.
 func (r *Registry) SetConnectorEnabled(ctx context.Context, sessionID, connectorID string, on bool) (int64, error) {
 	if connectorID == "" {
-		return 0, fmt.Errorf("mcp: toggle connector: empty connector id: %w", chat.ErrInvalid)
+		return 0, fmt.Errorf("tools: toggle connector: empty connector id: %w", chat.ErrInvalid)
 	}
 	r.mu.Lock()
 	defer r.mu.Unlock()
@@ -174,7 +148,7 @@ func (r *Registry) SetConnectorEnabled(ctx context.Context, sessionID, connector
 // switched off before it exists (it stays off when it appears).
 func (r *Registry) SetToolEnabled(ctx context.Context, sessionID, canonical string, on bool) (int64, error) {
 	if server, tool := splitCanonical(canonical); server == "" || tool == "" {
-		return 0, fmt.Errorf("mcp: toggle tool: %q is not a canonical tool name (server.tool): %w", canonical, chat.ErrInvalid)
+		return 0, fmt.Errorf("tools: toggle tool: %q is not a canonical tool name (server.tool): %w", canonical, chat.ErrInvalid)
 	}
 	r.mu.Lock()
 	defer r.mu.Unlock()
@@ -253,7 +227,7 @@ func (r *Registry) SearchTools(ctx context.Context, sessionID, provider string, 
 		Note  string       `json:"note"`
 	}{found, note})
 	if err != nil {
-		return chat.ToolResult{}, fmt.Errorf("mcp: search tools: %w", err)
+		return chat.ToolResult{}, fmt.Errorf("tools: search tools: %w", err)
 	}
 	return chat.ToolResult{Name: SearchToolName, Successful: true, Data: data}, nil
 }
@@ -285,7 +259,7 @@ func (r *Registry) commit(ctx context.Context, sessionID string, s *session, nex
 		if errors.Is(err, chat.ErrNotFound) {
 			delete(r.sessions, sessionID)
 		}
-		return fmt.Errorf("mcp: update session %s tools: %w", sessionID, err)
+		return fmt.Errorf("tools: update session %s tools: %w", sessionID, err)
 	}
 	if change != nil {
 		s.enabled, s.disabled = sess.EnabledConnectors, setOf(sess.DisabledTools)
@@ -330,7 +304,7 @@ func (r *Registry) put(ctx context.Context, sessionID string, snap Snapshot) err
 		Found:    snap.Found,
 	})
 	if err != nil {
-		return fmt.Errorf("mcp: store session %s tools snapshot: %w", sessionID, err)
+		return fmt.Errorf("tools: store session %s tools snapshot: %w", sessionID, err)
 	}
 	return nil
 }
@@ -355,13 +329,13 @@ func (r *Registry) session(ctx context.Context, sessionID string) (*session, err
 func (r *Registry) load(ctx context.Context, sessionID string) (*session, error) {
 	sess, err := r.st.Session(ctx, sessionID)
 	if err != nil {
-		return nil, fmt.Errorf("mcp: load session %s: %w", sessionID, err)
+		return nil, fmt.Errorf("tools: load session %s: %w", sessionID, err)
 	}
 	var stored storedSnapshot
 	if err := r.st.RegistrySnapshot(ctx, sessionID, &stored); err != nil && !errors.Is(err, chat.ErrNotFound) {
-		return nil, fmt.Errorf("mcp: load session %s tools snapshot: %w", sessionID, err)
+		return nil, fmt.Errorf("tools: load session %s tools snapshot: %w", sessionID, err)
 	}
-	prev := Snapshot{Entries: restoreEntries(stored.Entries), Found: stored.Found}
+	prev := Snapshot{Entries: restoreEntries(stored.Entries, r.rules), Found: stored.Found}
 	s := &session{enabled: sess.EnabledConnectors, disabled: setOf(sess.DisabledTools)}
 	rev := max(sess.ToolsRevision, stored.Revision)
 	next := r.build(sessionID, rev, r.effective(s, prev.Entries), stored.Found)
@@ -381,7 +355,7 @@ func (r *Registry) load(ctx context.Context, sessionID string) (*session, error)
 			return nil
 		})
 		if err != nil {
-			return nil, fmt.Errorf("mcp: update session %s tools: %w", sessionID, err)
+			return nil, fmt.Errorf("tools: update session %s tools: %w", sessionID, err)
 		}
 		next.Revision = rev
 	}

@@ -1,4 +1,4 @@
-package mcp
+package tools
 
 import (
 	"context"
@@ -16,10 +16,6 @@ import (
 	"maestro/backend/chat"
 	"maestro/backend/store"
 )
-
-func noop(ctx context.Context, req mcpgo.CallToolRequest) (*mcpgo.CallToolResult, error) {
-	return mcpgo.NewToolResultText("ok"), nil
-}
 
 func readFileTool() mcpgo.Tool {
 	return mcpgo.NewTool("read_file", mcpgo.WithDescription("Read a file"),
@@ -65,7 +61,7 @@ func TestRegistryRevisions(t *testing.T) {
 	t.Parallel()
 	ctx := t.Context()
 	st := openStore(t, "")
-	r := NewRegistry(st)
+	r := newTestRegistry(st)
 
 	fs := newServer("fs", readFileTool(), writeFileTool())
 	other := newServer("other", mcpgo.NewTool("ping", mcpgo.WithDescription("Ping")))
@@ -169,7 +165,7 @@ func TestRegistryReload(t *testing.T) {
 		mcpgo.NewToolWithRawSchema("query", "Run a <query> & return rows", json.RawMessage(
 			`{"type":"object","properties":{"sql":{"type":"string","description":"a <b> & c"},"opts":{"$ref":"#/$defs/O"}},"$defs":{"O":{"type":"object","properties":{"n":{"type":["integer","null"]}}}}}`)))
 	tools := listTools(t, fs)
-	r := NewRegistry(st)
+	r := newTestRegistry(st)
 	if err := r.SetConnectorTools(ctx, "c-fs", "My Files ✓", tools); err != nil {
 		t.Fatal(err)
 	}
@@ -193,7 +189,7 @@ func TestRegistryReload(t *testing.T) {
 
 	// A restart: a new Registry on the same file.
 	st = openStore(t, dir)
-	r = NewRegistry(st)
+	r = newTestRegistry(st)
 	same := func(step string) {
 		t.Helper()
 		after, err := r.Snapshot(ctx, sess.ID)
@@ -253,7 +249,7 @@ func TestRegistryWriteOrderNeverLowersRevision(t *testing.T) {
 	ctx := t.Context()
 	st := openStore(t, "")
 	fst := &failingStore{Store: st}
-	r := NewRegistry(fst)
+	r := newTestRegistry(fst)
 	tools := listTools(t, newServer("fs", readFileTool(), writeFileTool()))
 	if err := r.SetConnectorTools(ctx, "c-fs", "fs", tools); err != nil {
 		t.Fatal(err)
@@ -293,7 +289,7 @@ func TestRegistryWriteOrderNeverLowersRevision(t *testing.T) {
 	for _, tc := range []struct {
 		name string
 		r    *Registry
-	}{{"same registry, reloaded", r}, {"new registry (restart)", NewRegistry(st)}} {
+	}{{"same registry, reloaded", r}, {"new registry (restart)", newTestRegistry(st)}} {
 		if err := tc.r.SetConnectorTools(ctx, "c-fs", "fs", tools); err != nil {
 			t.Fatal(err)
 		}
@@ -315,7 +311,7 @@ func TestRegistry500Tools(t *testing.T) {
 	t.Parallel()
 	ctx := t.Context()
 	st := openStore(t, "")
-	r := NewRegistry(st)
+	r := newTestRegistry(st)
 	var ids []string
 	const special = "Reconcile the greenhouse humidity ledger against the sensor readings."
 	for s := range 5 {
@@ -384,7 +380,7 @@ func TestRegistry500Tools(t *testing.T) {
 		t.Errorf("revision after search_tools = %d; want %d", next.Revision, snap.Revision+1)
 	}
 	tools, names := next.Overlay(chat.ProviderOpenAI, nil)
-	if len(tools) > BudgetOpenAI || !slices.ContainsFunc(tools, func(t chat.Tool) bool { return t.Name == wantName }) {
+	if len(tools) > rulesFor(chat.ProviderOpenAI).MaxTools || !slices.ContainsFunc(tools, func(t chat.Tool) bool { return t.Name == wantName }) {
 		t.Errorf("overlay after search_tools has %d tools, without %s", len(tools), wantName)
 	}
 	e, ok := next.Resolve(chat.ProviderOpenAI, wantName)
@@ -425,7 +421,7 @@ func TestRegistry500Tools(t *testing.T) {
 	}
 
 	// A larger budget declares everything.
-	big := NewRegistry(st, WithBudget(chat.ProviderOpenAI, 1000))
+	big := NewRegistry(st, []chat.ToolRules{withMaxTools(rulesFor(chat.ProviderOpenAI), 1000)})
 	for s, id := range ids {
 		if err := big.SetConnectorTools(ctx, id, fmt.Sprintf("Workspace %d", s), listTools(t, newServer(id, genTools(s, 100)...))); err != nil {
 			t.Fatal(err)
@@ -444,7 +440,7 @@ func TestOverlayDeclarations(t *testing.T) {
 	t.Parallel()
 	ctx := t.Context()
 	st := openStore(t, "")
-	r := NewRegistry(st)
+	r := newTestRegistry(st)
 	fs := listTools(t, newServer("fs", readFileTool(), mcpgo.NewTool("stat")))
 	if err := r.SetConnectorTools(ctx, "c1", "Files", fs); err != nil {
 		t.Fatal(err)
@@ -497,7 +493,7 @@ func TestRegistrySlugCollision(t *testing.T) {
 	t.Parallel()
 	ctx := t.Context()
 	st := openStore(t, "")
-	r := NewRegistry(st)
+	r := newTestRegistry(st)
 	echo := mcpgo.NewTool("echo", mcpgo.WithString("message"))
 	// Ids sort in creation order; the older connector keeps the bare slug.
 	if err := r.SetConnectorTools(ctx, "c2-new", "my_server", listTools(t, newServer("b", echo))); err != nil {
@@ -530,7 +526,7 @@ func TestRegistryErrors(t *testing.T) {
 	t.Parallel()
 	ctx := t.Context()
 	st := openStore(t, "")
-	r := NewRegistry(st)
+	r := newTestRegistry(st)
 	sess := newSession(t, st)
 	tests := []struct {
 		name string
@@ -564,7 +560,7 @@ func TestSnapshotIsACopy(t *testing.T) {
 	t.Parallel()
 	ctx := t.Context()
 	st := openStore(t, "")
-	r := NewRegistry(st)
+	r := newTestRegistry(st)
 	if err := r.SetConnectorTools(ctx, "c", "fs", listTools(t, newServer("fs", readFileTool(), writeFileTool()))); err != nil {
 		t.Fatal(err)
 	}
@@ -591,7 +587,7 @@ func TestRegistryConcurrentUse(t *testing.T) {
 	t.Parallel()
 	ctx := t.Context()
 	st := openStore(t, "")
-	r := NewRegistry(st)
+	r := newTestRegistry(st)
 	srv := newServer("fs", genTools(0, 20)...)
 	tools := listTools(t, srv)
 	if err := r.SetConnectorTools(ctx, "c", "fs", tools); err != nil {
@@ -650,3 +646,57 @@ func TestRegistryConcurrentUse(t *testing.T) {
 
 // Compile-time check: the real store satisfies the registry's interface.
 var _ Store = (*store.Store)(nil)
+
+func withMaxTools(r chat.ToolRules, n int) chat.ToolRules {
+	r.MaxTools = n
+	return r
+}
+
+func TestRegistrySlugAndRevisionListener(t *testing.T) {
+	t.Parallel()
+	st := openStore(t, "")
+	var mu sync.Mutex
+	var heard []int64
+	reg := newTestRegistry(st, WithRevisionListener(func(sessionID string, rev int64) {
+		mu.Lock()
+		heard = append(heard, rev)
+		mu.Unlock()
+	}))
+	ctx := t.Context()
+	if _, ok := reg.Slug("c1"); ok {
+		t.Error("Slug of an unknown connector: ok")
+	}
+	tools := listTools(t, newServer("files", mcpgo.NewTool("read"), mcpgo.NewTool("write")))
+	if err := reg.SetConnectorTools(ctx, "c1", "My Files", tools); err != nil {
+		t.Fatal(err)
+	}
+	if err := reg.SetConnectorTools(ctx, "c2", "My Files", nil); err != nil {
+		t.Fatal(err)
+	}
+	if s, ok := reg.Slug("c1"); !ok || s != "my_files" {
+		t.Errorf("Slug(c1) = %q, %v; want my_files", s, ok)
+	}
+	if s, _ := reg.Slug("c2"); s == "my_files" || !strings.HasPrefix(s, "my_files_") {
+		t.Errorf("Slug(c2) = %q, want a suffixed slug", s)
+	}
+	sess := newSession(t, st)
+	if _, err := reg.SetConnectorEnabled(ctx, sess.ID, "c1", true); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := reg.SetConnectorEnabled(ctx, sess.ID, "c1", true); err != nil { // no-op: no event
+		t.Fatal(err)
+	}
+	if _, err := reg.SetToolEnabled(ctx, sess.ID, "my_files.write", false); err != nil {
+		t.Fatal(err)
+	}
+	// A list change of an enabled connector bumps the revision too.
+	more := listTools(t, newServer("files", mcpgo.NewTool("read"), mcpgo.NewTool("write"), mcpgo.NewTool("stat")))
+	if err := reg.SetConnectorTools(ctx, "c1", "My Files", more); err != nil {
+		t.Fatal(err)
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	if !slices.Equal(heard, []int64{1, 2, 3}) {
+		t.Errorf("revisions heard = %v, want [1 2 3]", heard)
+	}
+}

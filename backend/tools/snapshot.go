@@ -1,4 +1,4 @@
-package mcp
+package tools
 
 import (
 	"bytes"
@@ -9,8 +9,6 @@ import (
 	"slices"
 	"strings"
 	"sync"
-
-	mcpgo "github.com/mark3labs/mcp-go/mcp"
 
 	"maestro/backend/chat"
 )
@@ -24,6 +22,19 @@ const searchToolSchema = `{"type":"object","properties":{` +
 	`"query":{"type":"string","description":"What you want to do, in a few words, or a tool or server name."},` +
 	`"limit":{"type":"integer","description":"At most this many tools (default 8, at most 20)."}},` +
 	`"required":["query"]}`
+
+// Tool is one tool as its server lists it: what a Registry takes from a
+// connector (backend/mcp turns tools/list entries into Tools).
+type Tool struct {
+	Name        string
+	Title       string
+	Description string
+	// InputSchema and OutputSchema are JSON Schemas as the server wrote
+	// them; nil when it gave none.
+	InputSchema  json.RawMessage
+	OutputSchema json.RawMessage
+	Annotations  *Annotations
+}
 
 // Entry is one tool of a session's snapshot.
 type Entry struct {
@@ -54,6 +65,8 @@ type Entry struct {
 	// normalisation changed. Both are recomputed on load, never stored.
 	Schemas  map[string]json.RawMessage `json:"-"`
 	Warnings map[string][]string        `json:"-"`
+
+	rules *ruleSet // the registry's, which maps an unknown provider
 }
 
 // Annotations are the MCP tool annotations: hints from the server, not
@@ -75,12 +88,13 @@ func (e Entry) ReadOnlyHint() bool {
 	return e.Annotations != nil && e.Annotations.ReadOnlyHint != nil && *e.Annotations.ReadOnlyHint
 }
 
-// Name is the entry's exposed name for provider.
-func (e Entry) Name(provider string) string { return e.Names[nameKey(provider)] }
+// Name is the entry's exposed name for provider. A provider the registry
+// has no rules for gets the first provider's.
+func (e Entry) Name(provider string) string { return e.Names[e.rules.key(provider)] }
 
 // Schema is the entry's input schema normalised for provider.
 func (e Entry) Schema(provider string) json.RawMessage {
-	if s, ok := e.Schemas[nameKey(provider)]; ok {
+	if s, ok := e.Schemas[e.rules.key(provider)]; ok {
 		return s
 	}
 	return json.RawMessage(emptyObjectSchema)
@@ -101,15 +115,6 @@ func (e Entry) SentDescription() string {
 	return d + " (via " + e.ServerName + ")"
 }
 
-// nameKey maps a provider to the key of its names and schemas; unknown
-// providers get OpenAI's.
-func nameKey(provider string) string {
-	if slices.Contains(Providers, provider) {
-		return provider
-	}
-	return chat.ProviderOpenAI
-}
-
 // Snapshot is a session's tool set at one revision. It is a value (see the
 // package doc); the zero Snapshot has no tools.
 type Snapshot struct {
@@ -121,7 +126,7 @@ type Snapshot struct {
 	// first.
 	Found []string
 
-	budgets     map[string]int
+	rules       *ruleSet
 	index       map[string]map[string]int // provider → exposed → entry
 	byCanonical map[string]int
 	search      *searchIndex
@@ -135,15 +140,10 @@ type storedSnapshot struct {
 	Found    []string `json:"found,omitempty"`
 }
 
-// Budget is the most tools Overlay declares for provider.
+// Budget is the most tools Overlay declares for provider: its rules'
+// MaxTools (the first provider's for an unknown one).
 func (s Snapshot) Budget(provider string) int {
-	if b, ok := s.budgets[provider]; ok {
-		return b
-	}
-	if b, ok := s.budgets[nameKey(provider)]; ok {
-		return b
-	}
-	return BudgetOpenAI
+	return s.rules.rules(provider).MaxTools
 }
 
 // Overlay returns the tools to declare to provider and the map canonical →
@@ -155,7 +155,7 @@ func (s Snapshot) Budget(provider string) int {
 // never more than the budget in all. Tools are declared in canonical order
 // after search_tools, so the list is stable for prompt caching.
 func (s Snapshot) Overlay(provider string, used []string) ([]chat.Tool, map[string]string) {
-	key := nameKey(provider)
+	key := s.rules.key(provider)
 	names := make(map[string]string, len(s.Entries)+1)
 	for _, e := range s.Entries {
 		names[e.Canonical] = e.Names[key]
@@ -221,7 +221,7 @@ func (s Snapshot) Resolve(provider, exposed string) (Entry, bool) {
 	if exposed == SearchToolName {
 		return SearchEntry(), true
 	}
-	i, ok := s.index[nameKey(provider)][exposed]
+	i, ok := s.index[s.rules.key(provider)][exposed]
 	if !ok {
 		return Entry{}, false
 	}
@@ -258,29 +258,31 @@ func (r *Registry) build(sessionID string, rev int64, entries []Entry, found []s
 		canon[i] = e.Canonical
 		byCanonical[e.Canonical] = i
 	}
-	names := make([][]string, len(Providers))
-	index := make(map[string]map[string]int, len(Providers))
-	for p, provider := range Providers {
-		names[p] = ExposedNames(provider, canon)
+	rules := r.rules.list
+	names := make([][]string, len(rules))
+	index := make(map[string]map[string]int, len(rules))
+	for p, rule := range rules {
+		names[p] = ExposedNames(rule, canon)
 		idx := make(map[string]int, len(es))
 		for i, n := range names[p] {
 			idx[n] = i
 		}
-		index[provider] = idx
+		index[rule.Provider] = idx
 	}
 	for i := range es {
-		m := make(map[string]string, len(Providers))
-		for p, provider := range Providers {
-			m[provider] = names[p][i]
+		m := make(map[string]string, len(rules))
+		for p, rule := range rules {
+			m[rule.Provider] = names[p][i]
 		}
 		es[i].Names = m
+		es[i].rules = r.rules
 	}
 	return Snapshot{
 		SessionID:   sessionID,
 		Revision:    rev,
 		Entries:     es,
 		Found:       pruneFound(byCanonical, found),
-		budgets:     r.budgets,
+		rules:       r.rules,
 		index:       index,
 		byCanonical: byCanonical,
 		search:      &searchIndex{},
@@ -325,7 +327,7 @@ func sameAnnotations(a, b *Annotations) bool {
 // prepareTools turns a connector's tool list into entries without server
 // fields: schemas canonicalised and normalised for every provider. Tools
 // without a name, and repeated names after the first, are skipped.
-func prepareTools(tools []mcpgo.Tool) []Entry {
+func prepareTools(tools []Tool, rs *ruleSet) []Entry {
 	out := make([]Entry, 0, len(tools))
 	seen := make(map[string]bool, len(tools))
 	for _, t := range tools {
@@ -335,13 +337,13 @@ func prepareTools(tools []mcpgo.Tool) []Entry {
 		seen[t.Name] = true
 		e := Entry{
 			Tool:         t.Name,
-			Title:        cmp.Or(t.Title, t.Annotations.Title),
+			Title:        cmp.Or(t.Title, t.Annotations.title()),
 			Description:  t.Description,
-			InputSchema:  inputSchemaOf(t),
-			OutputSchema: outputSchemaOf(t),
-			Annotations:  annotationsOf(t.Annotations),
+			InputSchema:  canonicalJSON(t.InputSchema, emptyObjectSchema),
+			OutputSchema: canonicalJSON(t.OutputSchema, ""),
+			Annotations:  t.Annotations.orNil(),
 		}
-		normalizeEntry(&e)
+		normalizeEntry(&e, rs)
 		out = append(out, e)
 	}
 	slices.SortFunc(out, func(a, b Entry) int { return strings.Compare(a.Tool, b.Tool) })
@@ -349,56 +351,32 @@ func prepareTools(tools []mcpgo.Tool) []Entry {
 }
 
 // restoreEntries recomputes what a stored snapshot leaves out.
-func restoreEntries(stored []Entry) []Entry {
+func restoreEntries(stored []Entry, rs *ruleSet) []Entry {
 	out := slices.Clone(stored)
 	for i := range out {
 		out[i].InputSchema = canonicalJSON(out[i].InputSchema, emptyObjectSchema)
-		normalizeEntry(&out[i])
+		normalizeEntry(&out[i], rs)
 	}
 	return out
 }
 
-func normalizeEntry(e *Entry) {
-	e.Schemas = make(map[string]json.RawMessage, len(Providers))
-	e.Warnings = make(map[string][]string, len(Providers))
+func normalizeEntry(e *Entry, rs *ruleSet) {
+	e.Schemas = make(map[string]json.RawMessage, len(rs.list))
+	e.Warnings = make(map[string][]string, len(rs.list))
 	root, err := decodeJSON(e.InputSchema)
-	for _, p := range Providers {
+	for _, rule := range rs.list {
+		p := rule.Provider
 		if err != nil {
 			e.Schemas[p] = json.RawMessage(emptyObjectSchema)
 			e.Warnings[p] = []string{fmt.Sprintf("#: the schema is not valid JSON (%v); declared without parameters", err)}
 			continue
 		}
-		out, warns := normalizeTree(dialectFor(p), root)
+		out, warns := normalizeTree(rule.Schema, root)
 		e.Schemas[p] = encodeJSON(out)
 		if len(warns) > 0 {
 			e.Warnings[p] = warns
 		}
 	}
-}
-
-func inputSchemaOf(t mcpgo.Tool) json.RawMessage {
-	if t.RawInputSchema != nil {
-		return canonicalJSON(t.RawInputSchema, emptyObjectSchema)
-	}
-	raw, err := json.Marshal(t.InputSchema)
-	if err != nil {
-		return json.RawMessage(emptyObjectSchema)
-	}
-	return canonicalJSON(raw, emptyObjectSchema)
-}
-
-func outputSchemaOf(t mcpgo.Tool) json.RawMessage {
-	if t.RawOutputSchema != nil {
-		return canonicalJSON(t.RawOutputSchema, "")
-	}
-	if t.OutputSchema.Type == "" {
-		return nil
-	}
-	raw, err := json.Marshal(t.OutputSchema)
-	if err != nil {
-		return nil
-	}
-	return canonicalJSON(raw, "")
 }
 
 // canonicalJSON is raw in the form encoding/json writes a RawMessage in
@@ -422,12 +400,20 @@ func canonicalJSON(raw json.RawMessage, fallback string) json.RawMessage {
 	return out
 }
 
-func annotationsOf(a mcpgo.ToolAnnotation) *Annotations {
-	if a.Title == "" && a.ReadOnlyHint == nil && a.DestructiveHint == nil && a.IdempotentHint == nil && a.OpenWorldHint == nil {
+func (a *Annotations) title() string {
+	if a == nil {
+		return ""
+	}
+	return a.Title
+}
+
+// orNil is a copy of a, or nil when a says nothing.
+func (a *Annotations) orNil() *Annotations {
+	if a == nil || *a == (Annotations{}) {
 		return nil
 	}
-	return &Annotations{Title: a.Title, ReadOnlyHint: a.ReadOnlyHint, DestructiveHint: a.DestructiveHint,
-		IdempotentHint: a.IdempotentHint, OpenWorldHint: a.OpenWorldHint}
+	c := *a
+	return &c
 }
 
 // searchIndex is built on the first search of a snapshot and shared by its

@@ -1,4 +1,4 @@
-package mcp
+package tools
 
 import (
 	"bytes"
@@ -269,16 +269,4 @@ func alternatives(types []string) string {
 		parts[i] = article(t)
 	}
 	return strings.Join(parts, " or ")
-}
-
-// ErrorResult is the envelope for a call that never reached a server: a
-// denial, an unknown tool, a disabled connector, a missing sign-in.
-func ErrorResult(callID, name, msg string) chat.ToolResult {
-	return chat.ToolResult{CallID: callID, Name: name, Successful: false, Error: msg}
-}
-
-// UnauthorizedMessage is the error text for a tool whose connector needs a
-// sign-in that has not happened.
-func UnauthorizedMessage(connector string) string {
-	return "unauthorized: sign in to " + connector
 }

@@ -1,4 +1,4 @@
-package mcp
+package tools
 
 import (
 	"cmp"
@@ -7,8 +7,6 @@ import (
 	"slices"
 	"strings"
 	"unicode"
-
-	"maestro/backend/chat"
 )
 
 // Limits on what one search returns, so a search_tools result stays well
@@ -65,7 +63,7 @@ func (s Snapshot) Search(provider, query string, limit int) []Descriptor {
 		return nil
 	}
 	idx := s.search
-	idx.once.Do(func() { idx.build(s.Entries) })
+	idx.once.Do(func() { idx.build(s.Entries, s.rules.rich) })
 
 	n := float64(len(s.Entries))
 	var hits []Descriptor
@@ -112,12 +110,14 @@ func (s Snapshot) Search(provider, query string, limit int) []Descriptor {
 	}
 	for i := range hits {
 		e := s.Entries[s.byCanonical[hits[i].canonical]]
-		hits[i] = describe(e, nameKey(provider), hits[i])
+		hits[i] = describe(e, s.rules.key(provider), s.rules.rich, hits[i])
 	}
 	return hits
 }
 
-func (idx *searchIndex) build(entries []Entry) {
+// build indexes entries; their parameters are read from the schemas
+// normalised for rich (the provider whose dialect keeps the most).
+func (idx *searchIndex) build(entries []Entry, rich string) {
 	idx.docs = make([]searchDoc, len(entries))
 	idx.df = map[string]int{}
 	for i, e := range entries {
@@ -135,7 +135,7 @@ func (idx *searchIndex) build(entries []Entry) {
 		for _, t := range terms(e.Description) {
 			d.desc[t]++
 		}
-		for _, p := range paramNames(e.Schema(chat.ProviderOpenAI)) {
+		for _, p := range paramNames(e.Schema(rich)) {
 			for _, t := range terms(p) {
 				d.params[t] = true
 			}
@@ -256,14 +256,15 @@ func uniq(xs []string) []string {
 	return out
 }
 
-// describe renders an entry for the model.
-func describe(e Entry, key string, d Descriptor) Descriptor {
+// describe renders an entry for the model, named for the provider of key,
+// its parameters read from the schema normalised for rich.
+func describe(e Entry, key, rich string, d Descriptor) Descriptor {
 	d.Name = e.Names[key]
 	d.Server = e.ServerName
 	d.Description = clip(strings.TrimSpace(cmp.Or(e.Description, e.Title)), maxDescLen)
 	var params []string
 	var docs []string
-	v, _ := decodeJSON(e.Schema(chat.ProviderOpenAI)) // the richest normalised form, $refs resolved
+	v, _ := decodeJSON(e.Schema(rich)) // the richest normalised form, $refs resolved
 	root, _ := v.(*object)
 	pv, _ := root.get("properties")
 	props, _ := pv.(*object)

@@ -2,87 +2,14 @@ package mcp
 
 import (
 	"encoding/json"
-	"errors"
 	"strings"
 	"testing"
 
 	mcpgo "github.com/mark3labs/mcp-go/mcp"
 
 	"maestro/backend/chat"
+	"maestro/backend/tools"
 )
-
-func TestValidateArguments(t *testing.T) {
-	t.Parallel()
-	const schema = `{"type":"object","properties":{
-		"path":{"type":"string"},
-		"head":{"type":"number"},
-		"count":{"type":"integer"},
-		"mode":{"type":"string","enum":["fast","slow"]},
-		"tags":{"type":"array","items":{"type":"string"}},
-		"opts":{"type":"object"},
-		"note":{"type":["string","null"]},
-		"kind":{"$ref":"#/$defs/Kind"},
-		"either":{"anyOf":[{"type":"string"},{"type":"integer"}]},
-		"loose":{"description":"anything"},
-		"flag":{"type":"bool"}
-	},"required":["path"],"$defs":{"Kind":{"type":"string","enum":["a","b"]}}}`
-	const closed = `{"type":"object","properties":{"a":{"type":"string"}},"additionalProperties":false}`
-	tests := []struct {
-		name   string
-		schema string
-		args   string
-		want   []string // problem substrings; nil = valid
-	}{
-		{"valid", schema, `{"path":"/tmp/x","head":3,"count":2,"mode":"fast","tags":["a"],"opts":{},"note":null,"kind":"a","either":7,"loose":[1],"flag":true}`, nil},
-		{"integer written with a fraction of zero", schema, `{"path":"p","count":2.0}`, nil},
-		{"empty arguments count as {}", `{"type":"object","properties":{}}`, ``, nil},
-		{"whitespace arguments count as {}", `{"type":"object","properties":{}}`, "  \n", nil},
-		{"not JSON", schema, `{"path":`, []string{"not valid JSON", "send one JSON object"}},
-		{"an array", schema, `["path"]`, []string{"must be a JSON object, got an array"}},
-		{"null", schema, `null`, []string{"must be a JSON object, got null"}},
-		{"a string", schema, `"path"`, []string{"must be a JSON object, got a string"}},
-		{"missing required", schema, `{"head":1}`, []string{`missing required property "path" (string)`}},
-		{"wrong type", schema, `{"path":1}`, []string{`property "path" must be a string, got an integer`}},
-		{"number for integer", schema, `{"path":"p","count":1.5}`, []string{`property "count" must be an integer, got a number`}},
-		{"null for an optional property", schema, `{"path":"p","head":null}`, []string{`property "head" must be a number, got null (leave it out instead)`}},
-		{"enum", schema, `{"path":"p","mode":"medium"}`, []string{`property "mode" must be one of "fast", "slow", got "medium"`}},
-		{"enum behind $ref", schema, `{"path":"p","kind":"c"}`, []string{`property "kind" must be one of "a", "b"`}},
-		{"anyOf types", schema, `{"path":"p","either":true}`, []string{`property "either" must be a string or an integer, got a boolean`}},
-		{"alias type", schema, `{"path":"p","flag":"yes"}`, []string{`property "flag" must be a boolean`}},
-		{"several problems", schema, `{"count":"x","tags":"a"}`, []string{`missing required property "path"`, `property "count"`, `property "tags" must be an array`}},
-		{"unknown property of a closed object", closed, `{"a":"x","b":1}`, []string{`unknown property "b" (allowed: a)`}},
-		{"unknown property of an open object", schema, `{"path":"p","extra":1}`, nil},
-		{"unreadable schema is not enforced", `{"type":`, `{"anything":1}`, nil},
-		{"no schema is not enforced", ``, `{"anything":1}`, nil},
-		{"root $ref", `{"$ref":"#/definitions/A","definitions":{"A":{"type":"object","properties":{"q":{"type":"string"}},"required":["q"]}}}`, `{}`, []string{`missing required property "q"`}},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			t.Parallel()
-			err := ValidateArguments(json.RawMessage(tt.schema), json.RawMessage(tt.args))
-			if tt.want == nil {
-				if err != nil {
-					t.Errorf("ValidateArguments(%s) = %v; want nil", tt.args, err)
-				}
-				return
-			}
-			if err == nil {
-				t.Fatalf("ValidateArguments(%s) = nil; want an error containing %q", tt.args, tt.want)
-			}
-			if !errors.Is(err, chat.ErrInvalid) {
-				t.Errorf("error %v is not chat.ErrInvalid", err)
-			}
-			if !strings.HasPrefix(err.Error(), "invalid arguments: ") {
-				t.Errorf("error %q; want it to start with %q", err, "invalid arguments: ")
-			}
-			for _, w := range tt.want {
-				if !strings.Contains(err.Error(), w) {
-					t.Errorf("error %q; want it to contain %q", err, w)
-				}
-			}
-		})
-	}
-}
 
 func TestNormalize(t *testing.T) {
 	t.Parallel()
@@ -167,7 +94,7 @@ func TestNormalize(t *testing.T) {
 			res:       &mcpgo.CallToolResult{Content: []mcpgo.Content{text(big)}},
 			want:      chat.ToolResult{Successful: true, Truncated: true},
 			wantNote:  "truncated: the result was 1.1 MiB; showing the first 32 KiB",
-			wantLenLE: DefaultResultCap,
+			wantLenLE: tools.DefaultResultCap,
 			wantText:  "ünïcödé line\nünïcödé line\n",
 		},
 		{
@@ -195,7 +122,7 @@ func TestNormalize(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
-			got := Normalize(tt.res, ResultLimits{Model: tt.cap})
+			got := Normalize(tt.res, tools.ResultLimits{Model: tt.cap})
 			if got.Successful != tt.want.Successful || got.Error != tt.want.Error || got.Truncated != tt.want.Truncated {
 				t.Errorf("Normalize: successful=%v error=%q truncated=%v; want %v %q %v",
 					got.Successful, clip(got.Error, 200), got.Truncated, tt.want.Successful, clip(tt.want.Error, 200), tt.want.Truncated)
@@ -241,34 +168,9 @@ func TestNormalize(t *testing.T) {
 func TestNormalizeRawIsTheResult(t *testing.T) {
 	t.Parallel()
 	res := &mcpgo.CallToolResult{Content: []mcpgo.Content{mcpgo.TextContent{Type: "text", Text: "hi"}}, IsError: true}
-	got := Normalize(res, ResultLimits{})
+	got := Normalize(res, tools.ResultLimits{})
 	want := `{"content":[{"type":"text","text":"hi"}],"isError":true}`
 	if !jsonEqual(got.Raw, []byte(want)) {
 		t.Errorf("raw = %s; want %s", got.Raw, want)
-	}
-}
-
-func TestErrorResult(t *testing.T) {
-	t.Parallel()
-	got := ErrorResult("c1", "github.create_issue", UnauthorizedMessage("GitHub"))
-	want := chat.ToolResult{CallID: "c1", Name: "github.create_issue", Successful: false, Error: "unauthorized: sign in to GitHub"}
-	if got.CallID != want.CallID || got.Name != want.Name || got.Successful || got.Error != want.Error || got.Data != nil {
-		t.Errorf("ErrorResult = %+v; want %+v", got, want)
-	}
-}
-
-func TestHumanSize(t *testing.T) {
-	t.Parallel()
-	tests := []struct {
-		n    int
-		want string
-	}{
-		{0, "0 bytes"}, {1023, "1023 bytes"}, {1024, "1.0 KiB"}, {32 << 10, "32 KiB"},
-		{812 << 10, "812 KiB"}, {1 << 20, "1.0 MiB"}, {15 << 20, "15 MiB"},
-	}
-	for _, tt := range tests {
-		if got := humanSize(tt.n); got != tt.want {
-			t.Errorf("humanSize(%d) = %q; want %q", tt.n, got, tt.want)
-		}
 	}
 }

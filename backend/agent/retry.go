@@ -1,13 +1,15 @@
-package providers
+package agent
 
 import (
 	"context"
 	"errors"
 	"time"
+
+	"maestro/backend/chat"
 )
 
 // RetryPolicy decides whether a failed request is tried again. The agent
-// owns the loop; adapters only classify.
+// owns the loop; adapters only classify (chat.ProviderError).
 type RetryPolicy struct {
 	// MaxAttempts counts retries after the first try.
 	MaxAttempts int
@@ -28,24 +30,19 @@ func (p RetryPolicy) Delay(err error, attempt int) (time.Duration, bool) {
 	if attempt >= p.MaxAttempts || errors.Is(err, context.Canceled) {
 		return 0, false
 	}
-	he, ok := AsHTTPError(err)
-	if !ok {
+	pe, ok := chat.AsProviderError(err)
+	if !ok || !pe.Retryable() {
 		return 0, false
 	}
-	switch he.Kind {
-	case KindRateLimit, KindOverloaded, KindServer, KindStream:
-	default:
-		return 0, false
-	}
-	if !he.ResetAt.IsZero() && time.Until(he.ResetAt) > p.MaxWait {
+	if !pe.ResetAt.IsZero() && time.Until(pe.ResetAt) > p.MaxWait {
 		return 0, false
 	}
 	wait := p.Base << attempt
-	if he.RetryAfter > 0 {
-		if he.RetryAfter > p.MaxWait {
+	if pe.RetryAfter > 0 {
+		if pe.RetryAfter > p.MaxWait {
 			return 0, false
 		}
-		wait = max(wait, he.RetryAfter)
+		wait = max(wait, pe.RetryAfter)
 	}
 	return min(wait, p.MaxWait), true
 }

@@ -1,10 +1,11 @@
-// Package fake holds what the three provider fakes share: the scenario
+// Package fakescript holds what the three provider fakes share: the scenario
 // script of scripted replies, the request recorder, and the control endpoints
 // the end-to-end harness uses to drive a fake running in another process.
+// (The sign-in side they share, the OAuth issuer, is backend/providers/fakes.)
 //
 // Concurrency: a Script is safe for concurrent use; mu guards the reply
 // queue and the recorded requests.
-package fake
+package fakescript
 
 import (
 	"bytes"
