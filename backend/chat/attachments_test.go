@@ -28,8 +28,8 @@ func pngOf(t testing.TB, w, h int) string {
 // claudeLike are rules shaped like Anthropic's, small enough to test.
 var claudeLike = chat.AttachmentRules{
 	Provider: chat.ProviderAnthropic, Label: "Claude",
-	Images:    []string{"image/png", "image/jpeg"},
-	Documents: []string{"application/pdf"},
+	Images:         []string{"image/png", "image/jpeg"},
+	Documents:      []string{"application/pdf"},
 	MaxImageBase64: 1000, MaxImageSide: 8000, ManyImages: 3, MaxImageSideMany: 2000,
 	MaxMedia: 5, MaxInline: 1 << 20, MaxRequest: 2 << 20,
 }

@@ -193,14 +193,14 @@ type listState struct {
 	read  time.Time
 }
 
-// cached returns the list when it can be used as it is: fresh, or stale
-// but read less than relistEvery ago (a flood of list_changed costs at
-// most one list per relistEvery).
-func (ls *listState) cached() (any, bool) {
-	if ls.items == nil {
-		return nil, false
+// wait is how long a read of a stale list waits: until relistEvery has
+// passed since the last read, so a flood of list_changed costs at most
+// one list per relistEvery whoever asks.
+func (ls *listState) wait() time.Duration {
+	if ls.items == nil || ls.fresh {
+		return 0
 	}
-	return ls.items, ls.fresh || time.Since(ls.read) < relistEvery
+	return max(0, relistEvery-time.Since(ls.read))
 }
 
 // stale marks the list out of date and reports whether it was fresh.
@@ -236,13 +236,24 @@ func (l *link) onFeatureNotification(method string, params map[string]any) {
 	}
 }
 
-// readList returns a cached list, or reads it with read and caches it.
-func readList[T any](l *link, pick func(*featureLists) *listState, read func() ([]T, error)) ([]T, error) {
+// readList returns a fresh cached list, or reads it with read and caches
+// it.
+func readList[T any](ctx context.Context, l *link, pick func(*featureLists) *listState, read func() ([]T, error)) ([]T, error) {
 	l.lists.mu.Lock()
-	items, ok := pick(l.lists).cached()
+	ls := pick(l.lists)
+	items, fresh, wait := ls.items, ls.fresh, ls.wait()
 	l.lists.mu.Unlock()
-	if ok {
+	if fresh {
 		return items.([]T), nil
+	}
+	if wait > 0 {
+		t := time.NewTimer(wait)
+		defer t.Stop()
+		select {
+		case <-t.C:
+		case <-ctx.Done():
+			return nil, ctx.Err()
+		}
 	}
 	list, err := read()
 	if err != nil {

@@ -72,7 +72,7 @@ func (s *Supervisor) Prompts(ctx context.Context, sessionID string) (PromptList,
 
 // prompts returns the server's prompt list (featureLists).
 func (l *link) prompts(ctx context.Context) ([]mcpgo.Prompt, error) {
-	return readList(l, func(f *featureLists) *listState { return &f.prompts }, func() ([]mcpgo.Prompt, error) {
+	return readList(ctx, l, func(f *featureLists) *listState { return &f.prompts }, func() ([]mcpgo.Prompt, error) {
 		return pages(ctx, func(cursor mcpgo.Cursor) ([]mcpgo.Prompt, mcpgo.Cursor, error) {
 			req := mcpgo.ListPromptsRequest{}
 			req.Params.Cursor = cursor

@@ -128,7 +128,7 @@ func (s *Supervisor) ResourceTemplates(ctx context.Context, sessionID string) (T
 
 // templates returns the server's template list (featureLists).
 func (l *link) templates(ctx context.Context) ([]mcpgo.ResourceTemplate, error) {
-	return readList(l, func(f *featureLists) *listState { return &f.templates }, func() ([]mcpgo.ResourceTemplate, error) {
+	return readList(ctx, l, func(f *featureLists) *listState { return &f.templates }, func() ([]mcpgo.ResourceTemplate, error) {
 		return pages(ctx, func(cursor mcpgo.Cursor) ([]mcpgo.ResourceTemplate, mcpgo.Cursor, error) {
 			req := mcpgo.ListResourceTemplatesRequest{}
 			req.Params.Cursor = cursor
