@@ -86,7 +86,9 @@ func (r *renderer) attachment(a chat.Attachment) (any, bool) {
 	return nil, false
 }
 
-func isWebURL(u string) bool { return strings.HasPrefix(u, "https://") || strings.HasPrefix(u, "http://") }
+func isWebURL(u string) bool {
+	return strings.HasPrefix(u, "https://") || strings.HasPrefix(u, "http://")
+}
 
 // AttachmentRules are the Messages API's limits on what a request carries
 // (docs/providers/anthropic.md §Attachments, with sources): JPEG, PNG, GIF

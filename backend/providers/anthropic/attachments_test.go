@@ -32,7 +32,9 @@ func pngOf(t testing.TB, w, h int) string {
 // through is one the service takes.
 func TestAttachmentLimitsBeforeSending(t *testing.T) {
 	t.Parallel()
-	image := func(name, data string) chat.FilePart { return chat.FilePart{Name: name, MIMEType: "image/png", Data: data} }
+	image := func(name, data string) chat.FilePart {
+		return chat.FilePart{Name: name, MIMEType: "image/png", Data: data}
+	}
 	turn := func(parts ...chat.Part) chat.Message { return chat.Message{ID: "u", Role: chat.RoleUser, Parts: parts} }
 	big := image("big.png", strings.Repeat("A", 5<<20+4))
 	wide := image("wide.png", pngOf(t, 8001, 2))
