@@ -26,6 +26,7 @@ type inputItem struct {
 // every function_call_output has its function_call and vice versa.
 func checkInput(items []json.RawMessage, chatgpt, stateless bool, p *parsed) *rejection {
 	var calls, outputs []string
+	p.media = &media{}
 	for i, raw := range items {
 		at := fmt.Sprintf("input[%d]", i)
 		var it inputItem
@@ -66,6 +67,9 @@ func checkInput(items []json.RawMessage, chatgpt, stateless bool, p *parsed) *re
 				rej = apiError(http.StatusBadRequest, "function_call_output output must be a string or a list",
 					fmt.Sprintf("Invalid type for '%s.output': expected one of a string or array of input items, but got %s instead.", at, jsonKind(it.Output)),
 					at+".output", "invalid_type")
+			}
+			if rej == nil && it.Output[0] == '[' {
+				rej = checkOutputMedia(it.Output, at, p)
 			}
 			outputs = append(outputs, id)
 		}
@@ -129,6 +133,7 @@ func checkMessage(it inputItem, at string, chatgpt bool, p *parsed) *rejection {
 		ImageURL string          `json:"image_url"`
 		FileID   string          `json:"file_id"`
 		FileData string          `json:"file_data"`
+		FileURL  string          `json:"file_url"`
 	}
 	if json.Unmarshal(it.Content, &parts) != nil || it.Content == nil {
 		return apiError(http.StatusBadRequest, "message content must be a string or a list",
@@ -154,10 +159,18 @@ func checkMessage(it inputItem, at string, chatgpt bool, p *parsed) *rejection {
 				return apiError(http.StatusBadRequest, "input_image needs image_url or file_id",
 					fmt.Sprintf("Missing required parameter: '%s.image_url'.", pat), pat+".image_url", "missing_required_parameter")
 			}
+			if part.ImageURL != "" {
+				if rej := p.media.checkImage(part.ImageURL, pat); rej != nil {
+					return rej
+				}
+			}
 		case "input_file":
-			if part.FileData == "" && part.FileID == "" {
+			if part.FileData == "" && part.FileID == "" && part.FileURL == "" {
 				return apiError(http.StatusBadRequest, "input_file needs file_data or file_id",
 					fmt.Sprintf("Missing required parameter: '%s.file_data'.", pat), pat+".file_data", "missing_required_parameter")
+			}
+			if rej := p.media.checkFile(part.FileData, pat); rej != nil {
+				return rej
 			}
 		}
 	}
@@ -241,4 +254,31 @@ func quoteList(list []string) string {
 		return q[0] + " and " + q[1]
 	}
 	return strings.Join(q[:len(q)-1], ", ") + ", and " + q[len(q)-1]
+}
+
+// checkOutputMedia checks the images and files of a function_call_output's
+// list, which count toward the request's totals like a message's.
+func checkOutputMedia(output json.RawMessage, at string, p *parsed) *rejection {
+	var parts []struct {
+		Type     string `json:"type"`
+		ImageURL string `json:"image_url"`
+		FileData string `json:"file_data"`
+	}
+	if json.Unmarshal(output, &parts) != nil {
+		return nil
+	}
+	for j, part := range parts {
+		pat := fmt.Sprintf("%s.output[%d]", at, j)
+		var rej *rejection
+		switch part.Type {
+		case "input_image":
+			rej = p.media.checkImage(part.ImageURL, pat)
+		case "input_file":
+			rej = p.media.checkFile(part.FileData, pat)
+		}
+		if rej != nil {
+			return rej
+		}
+	}
+	return nil
 }
