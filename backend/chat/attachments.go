@@ -49,6 +49,13 @@ type AttachmentRules struct {
 	Source string
 }
 
+// AttachmentChecker is a model adapter that declares its attachment rules
+// (every adapter does, for the model and mode it serves), so the app can
+// check attachments while the user composes, before anything is sent.
+type AttachmentChecker interface {
+	AttachmentRules(info ModelInfo) AttachmentRules
+}
+
 // AttachmentError is an attachment of the user's message that the
 // provider would refuse, found before anything was sent. It is ErrInvalid:
 // the user removes or shrinks the attachment, or picks another model.

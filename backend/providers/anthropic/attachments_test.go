@@ -24,6 +24,8 @@ func pngOf(t testing.TB, w, h int) string {
 	return base64.StdEncoding.EncodeToString(buf.Bytes())
 }
 
+var _ chat.AttachmentChecker = (*Model)(nil)
+
 // TestAttachmentLimitsBeforeSending: what Claude would refuse for its
 // attachments is refused before anything is sent when the user's latest
 // message carries it (an AttachmentError naming the limit), and becomes a

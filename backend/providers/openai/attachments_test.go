@@ -9,6 +9,8 @@ import (
 	"maestro/backend/chat/chattest"
 )
 
+var _ chat.AttachmentChecker = (*Model)(nil)
+
 // TestGoldenCasesAcceptedByFake sends every golden case through Stream to
 // the fake, which enforces the service's rules; a case whose latest message
 // carries what ChatGPT does not take is refused before sending instead.
