@@ -13,17 +13,8 @@ import (
 	"testing"
 
 	"maestro/backend/chat"
+	"maestro/backend/chat/chattest"
 )
-
-// pngOf encodes a w×h PNG as base64 (a blank one compresses to little).
-func pngOf(t testing.TB, w, h int) string {
-	t.Helper()
-	var buf bytes.Buffer
-	if err := png.Encode(&buf, image.NewGray(image.Rect(0, 0, w, h))); err != nil {
-		t.Fatal(err)
-	}
-	return base64.StdEncoding.EncodeToString(buf.Bytes())
-}
 
 // claudeLike are rules shaped like Anthropic's, small enough to test.
 var claudeLike = chat.AttachmentRules{
@@ -39,7 +30,7 @@ func userMsg(id string, parts ...chat.Part) chat.Message {
 }
 
 func img(t testing.TB, name string, w, h int) chat.FilePart {
-	return chat.FilePart{Name: name, MIMEType: "image/png", Data: pngOf(t, w, h)}
+	return chat.FilePart{Name: name, MIMEType: "image/png", Data: chattest.PNG(w, h)}
 }
 
 func TestAttachmentRulesFit(t *testing.T) {

@@ -359,3 +359,45 @@ func short(s string, n int) string {
 	}
 	return cutUTF8(s, n) + "…"
 }
+
+// gather lists one kind of item from every ready connector the runners
+// offer it on, in parallel, sorted by server and name, and the connectors
+// that could not list theirs.
+func gather[S, T any](ctx context.Context, runners []*runner, has func(mcpgo.ServerCapabilities) bool,
+	list func(*link, context.Context) ([]S, error), conv func(*link, S) T, key func(T) (server, name string)) ([]T, []Unavailable) {
+	var mu sync.Mutex
+	out := []T{}
+	gaps := eachReady(ctx, runners, has, func(ctx context.Context, _ *runner, l *link) error {
+		items, err := list(l, ctx)
+		if err != nil {
+			return err
+		}
+		mu.Lock()
+		defer mu.Unlock()
+		for _, it := range items {
+			out = append(out, conv(l, it))
+		}
+		return nil
+	})
+	slices.SortFunc(out, func(a, b T) int {
+		as, an := key(a)
+		bs, bn := key(b)
+		return cmp.Or(compareFold(as, bs), strings.Compare(an, bn))
+	})
+	return out, gaps
+}
+
+// cachedList reads a list through the link's cache (readList), following
+// its pages (pages); method names it in errors.
+func cachedList[T any](ctx context.Context, l *link, pick func(*featureLists) *listState, method string,
+	page func(ctx context.Context, cursor mcpgo.Cursor) ([]T, mcpgo.Cursor, error)) ([]T, error) {
+	return readList(ctx, l, pick, func() ([]T, error) {
+		return pages(ctx, func(cursor mcpgo.Cursor) ([]T, mcpgo.Cursor, error) {
+			items, next, err := page(ctx, cursor)
+			if err != nil {
+				return nil, "", requestError(method, l, err)
+			}
+			return items, next, nil
+		})
+	})
+}

@@ -68,18 +68,7 @@ func (f *featureRec) updatesOf(uri string) []updateEvent {
 // of the real server-everything over stdio and streamable HTTP.
 func TestServerEverythingPromptsAndResources(t *testing.T) {
 	t.Parallel()
-	entry := npmPackage(t, "server-everything")
-	for _, tr := range []struct {
-		name string
-		c    func(t *testing.T) Connector
-	}{
-		{"stdio", func(t *testing.T) Connector {
-			return Connector{Name: "Everything", Command: "node", Args: []string{entry, "stdio"}}
-		}},
-		{"streamable http", func(t *testing.T) Connector {
-			return Connector{Name: "Everything", Transport: TransportHTTP, URL: startEverythingHTTP(t, entry)}
-		}},
-	} {
+	for _, tr := range everythingTransports(t) {
 		t.Run(tr.name, func(t *testing.T) {
 			t.Parallel()
 			testEverythingFeatures(t, tr.c(t))
@@ -281,6 +270,9 @@ func testEverythingFeatures(t *testing.T, c Connector) {
 			t.Errorf("followers after Unsubscribe = %v", got)
 		}
 	})
+	t.Run("a completed prompt reaches each provider", func(t *testing.T) {
+		promptReachesProviders(t, h, sess, c.ID)
+	})
 	t.Run("resource list_changed", func(t *testing.T) {
 		if _, err := h.sup.Resources(ctx, sess, c.ID, ""); err != nil {
 			t.Fatal(err)
@@ -297,6 +289,39 @@ func testEverythingFeatures(t *testing.T, c Connector) {
 			t.Errorf("the new resource is not listed: %+v, %v", page, err)
 		}
 	})
+}
+
+// promptReachesProviders completes a prompt's arguments from the server,
+// gets it with an embedded resource, and sends it as a user turn to each
+// provider's adapter and fake: each fake sees the prompt's text and the
+// resource.
+func promptReachesProviders(t *testing.T, h *harness, sess, connectorID string) {
+	ctx := t.Context()
+	dept, err := h.sup.Complete(ctx, sess, connectorID, CompletionRef{Prompt: "completable-prompt"}, "department", "Sal", nil)
+	if err != nil || len(dept.Values) != 1 {
+		t.Fatalf("department: %+v, %v", dept, err)
+	}
+	name, err := h.sup.Complete(ctx, sess, connectorID, CompletionRef{Prompt: "completable-prompt"}, "name", "", map[string]string{"department": dept.Values[0]})
+	if err != nil || len(name.Values) == 0 {
+		t.Fatalf("name: %+v, %v", name, err)
+	}
+	promo, err := h.sup.GetPrompt(ctx, sess, connectorID, "completable-prompt", map[string]string{"department": dept.Values[0], "name": name.Values[0]})
+	if err != nil {
+		t.Fatal(err)
+	}
+	embedded, err := h.sup.GetPrompt(ctx, sess, connectorID, "resource-prompt", map[string]string{"resourceType": "Text", "resourceId": "6"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	msg := chat.Message{ID: "u1", Role: chat.RoleUser, Parts: append(promo.Parts(), embedded.Parts()...)}
+	for provider, send := range providerFakes(t) {
+		body := send(chat.Request{Messages: []chat.Message{msg}})
+		for _, want := range []string{"Please promote David to the head of the Sales team.", "demo://resource/dynamic/text/6", "Resource 6: This is a plaintext resource"} {
+			if !strings.Contains(body, want) {
+				t.Errorf("%s: the request lacks %q", provider, want)
+			}
+		}
+	}
 }
 
 func (s *Supervisor) mustRunner(t testing.TB, id string) *runner {

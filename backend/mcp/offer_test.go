@@ -37,6 +37,15 @@ func addPrompt(srv *server.MCPServer, name string) {
 		})
 }
 
+// promptHarness runs srv in process as the "Prompts" connector, with
+// feature events recorded.
+func promptHarness(t *testing.T, srv *server.MCPServer) (*harness, *featureRec, Connector) {
+	t.Helper()
+	rec := newFeatureRec()
+	h := newHarness(t, WithInProcessServer("prompts", srv), WithFeatureEvents(rec))
+	return h, rec, h.add(Connector{Name: "Prompts", Transport: TransportInProcess, Command: "prompts"})
+}
+
 func promptNames(t testing.TB, h *harness, sess string) []string {
 	t.Helper()
 	list, err := h.sup.Prompts(t.Context(), sess)
@@ -56,9 +65,7 @@ func TestPromptsListChanged(t *testing.T) {
 	t.Parallel()
 	var subs, unsubs atomic.Int32
 	srv := promptServer(&subs, &unsubs)
-	rec := newFeatureRec()
-	h := newHarness(t, WithInProcessServer("prompts", srv), WithFeatureEvents(rec))
-	c := h.add(Connector{Name: "Prompts", Transport: TransportInProcess, Command: "prompts"})
+	h, rec, c := promptHarness(t, srv)
 	sess := h.session(c.ID)
 	if got := promptNames(t, h, sess); !slices.Equal(got, []string{"one"}) {
 		t.Fatalf("prompts = %v; want [one]", got)
@@ -91,9 +98,7 @@ func TestSubscriptionsAcrossSessionsAndReconnects(t *testing.T) {
 	t.Parallel()
 	var subs, unsubs atomic.Int32
 	srv := promptServer(&subs, &unsubs)
-	rec := newFeatureRec()
-	h := newHarness(t, WithInProcessServer("prompts", srv), WithFeatureEvents(rec))
-	c := h.add(Connector{Name: "Prompts", Transport: TransportInProcess, Command: "prompts"})
+	h, rec, c := promptHarness(t, srv)
 	a, b := h.session(c.ID), h.session(c.ID)
 	ctx := t.Context()
 	for _, s := range []string{a, b, a} {

@@ -47,46 +47,28 @@ func (s *Supervisor) Prompts(ctx context.Context, sessionID string) (PromptList,
 	if err != nil {
 		return PromptList{}, err
 	}
-	var found syncList[Prompt]
-	out := PromptList{Prompts: []Prompt{}}
-	out.Unavailable = eachReady(ctx, runners, func(c mcpgo.ServerCapabilities) bool { return c.Prompts != nil },
-		func(ctx context.Context, r *runner, l *link) error {
-			list, err := l.prompts(ctx)
-			if err != nil {
-				return err
-			}
-			for _, p := range list {
-				found.add(promptOf(r.id, l.cfg.DisplayName(), p))
-			}
-			return nil
-		})
-	out.Prompts = append(out.Prompts, found.items...)
-	slices.SortFunc(out.Prompts, func(a, b Prompt) int {
-		if c := compareFold(a.Server, b.Server); c != 0 {
-			return c
-		}
-		return strings.Compare(a.Name, b.Name)
-	})
+	var out PromptList
+	out.Prompts, out.Unavailable = gather(ctx, runners, func(c mcpgo.ServerCapabilities) bool { return c.Prompts != nil },
+		(*link).prompts, promptOf, func(p Prompt) (string, string) { return p.Server, p.Name })
 	return out, nil
 }
 
 // prompts returns the server's prompt list (featureLists).
 func (l *link) prompts(ctx context.Context) ([]mcpgo.Prompt, error) {
-	return readList(ctx, l, func(f *featureLists) *listState { return &f.prompts }, func() ([]mcpgo.Prompt, error) {
-		return pages(ctx, func(cursor mcpgo.Cursor) ([]mcpgo.Prompt, mcpgo.Cursor, error) {
+	return cachedList(ctx, l, func(f *featureLists) *listState { return &f.prompts }, "prompts/list",
+		func(ctx context.Context, cursor mcpgo.Cursor) ([]mcpgo.Prompt, mcpgo.Cursor, error) {
 			req := mcpgo.ListPromptsRequest{}
 			req.Params.Cursor = cursor
 			res, err := l.client.ListPromptsByPage(ctx, req)
 			if err != nil {
-				return nil, "", requestError("prompts/list", l, err)
+				return nil, "", err
 			}
 			return res.Prompts, res.NextCursor, nil
 		})
-	})
 }
 
-func promptOf(connectorID, server string, p mcpgo.Prompt) Prompt {
-	out := Prompt{ConnectorID: connectorID, Server: server, Name: short(p.Name, maxName),
+func promptOf(l *link, p mcpgo.Prompt) Prompt {
+	out := Prompt{ConnectorID: l.cfg.ID, Server: l.cfg.DisplayName(), Name: short(p.Name, maxName),
 		Title: short(p.Title, maxName), Description: short(p.Description, maxDescription)}
 	for _, a := range p.Arguments[:min(len(p.Arguments), 64)] {
 		out.Arguments = append(out.Arguments, PromptArgument{Name: short(a.Name, maxName), Title: short(a.Title, maxName),

@@ -3,8 +3,6 @@ package mcp
 import (
 	"context"
 	"fmt"
-	"slices"
-	"sync"
 
 	mcpgo "github.com/mark3labs/mcp-go/mcp"
 	"github.com/yosida95/uritemplate/v3"
@@ -103,42 +101,24 @@ func (s *Supervisor) ResourceTemplates(ctx context.Context, sessionID string) (T
 	if err != nil {
 		return TemplateList{}, err
 	}
-	out := TemplateList{Templates: []ResourceTemplate{}}
-	var mu syncList[ResourceTemplate]
-	out.Unavailable = eachReady(ctx, runners, func(c mcpgo.ServerCapabilities) bool { return c.Resources != nil },
-		func(ctx context.Context, _ *runner, l *link) error {
-			list, err := l.templates(ctx)
-			if err != nil {
-				return err
-			}
-			for _, t := range list {
-				mu.add(templateOf(l, t))
-			}
-			return nil
-		})
-	out.Templates = append(out.Templates, mu.items...)
-	slices.SortFunc(out.Templates, func(a, b ResourceTemplate) int {
-		if c := compareFold(a.Server, b.Server); c != 0 {
-			return c
-		}
-		return compareFold(a.Name, b.Name)
-	})
+	var out TemplateList
+	out.Templates, out.Unavailable = gather(ctx, runners, func(c mcpgo.ServerCapabilities) bool { return c.Resources != nil },
+		(*link).templates, templateOf, func(t ResourceTemplate) (string, string) { return t.Server, t.Name })
 	return out, nil
 }
 
 // templates returns the server's template list (featureLists).
 func (l *link) templates(ctx context.Context) ([]mcpgo.ResourceTemplate, error) {
-	return readList(ctx, l, func(f *featureLists) *listState { return &f.templates }, func() ([]mcpgo.ResourceTemplate, error) {
-		return pages(ctx, func(cursor mcpgo.Cursor) ([]mcpgo.ResourceTemplate, mcpgo.Cursor, error) {
+	return cachedList(ctx, l, func(f *featureLists) *listState { return &f.templates }, "resources/templates/list",
+		func(ctx context.Context, cursor mcpgo.Cursor) ([]mcpgo.ResourceTemplate, mcpgo.Cursor, error) {
 			req := mcpgo.ListResourceTemplatesRequest{}
 			req.Params.Cursor = cursor
 			res, err := l.client.ListResourceTemplatesByPage(ctx, req)
 			if err != nil {
-				return nil, "", requestError("resources/templates/list", l, err)
+				return nil, "", err
 			}
 			return res.ResourceTemplates, res.NextCursor, nil
 		})
-	})
 }
 
 func templateOf(l *link, t mcpgo.ResourceTemplate) ResourceTemplate {
@@ -199,16 +179,4 @@ func (s *Supervisor) ReadResource(ctx context.Context, sessionID, connectorID, u
 		out = append(out, p)
 	}
 	return out, nil
-}
-
-// syncList collects items from several goroutines.
-type syncList[T any] struct {
-	mu    sync.Mutex
-	items []T
-}
-
-func (s *syncList[T]) add(x T) {
-	s.mu.Lock()
-	s.items = append(s.items, x)
-	s.mu.Unlock()
 }

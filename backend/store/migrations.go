@@ -64,11 +64,8 @@ func moveAttachmentBytes(tx *bolt.Tx) error {
 	if err != nil {
 		return err
 	}
-	var ids [][]byte
-	if err := all.ForEachBucket(func(k []byte) error {
-		ids = append(ids, bytes.Clone(k))
-		return nil
-	}); err != nil {
+	ids, err := bucketNames(all)
+	if err != nil {
 		return err
 	}
 	for _, id := range ids {
@@ -162,11 +159,8 @@ func linkMessages(tx *bolt.Tx) error {
 	if err != nil {
 		return err
 	}
-	var ids [][]byte
-	if err := all.ForEachBucket(func(k []byte) error {
-		ids = append(ids, bytes.Clone(k))
-		return nil
-	}); err != nil {
+	ids, err := bucketNames(all)
+	if err != nil {
 		return err
 	}
 	for _, id := range ids {
@@ -211,6 +205,17 @@ func linkSession(b *bolt.Bucket) (uint64, error) {
 		}
 	}
 	return prev, nil
+}
+
+// bucketNames lists the names of b's nested buckets (copied: they are
+// used after the walk, while b is written).
+func bucketNames(b *bolt.Bucket) ([][]byte, error) {
+	var ids [][]byte
+	err := b.ForEachBucket(func(k []byte) error {
+		ids = append(ids, bytes.Clone(k))
+		return nil
+	})
+	return ids, err
 }
 
 // patchJSON sets one field of the JSON object stored at k.

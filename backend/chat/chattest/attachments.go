@@ -1,8 +1,11 @@
 package chattest
 
 import (
+	"bytes"
 	"encoding/base64"
 	"encoding/json"
+	"image"
+	"image/png"
 
 	"maestro/backend/chat"
 )
@@ -51,4 +54,14 @@ func AttachmentTurn() []chat.Message {
 			},
 		}}}},
 	}
+}
+
+// PNG is a blank w×h PNG, base64: small whatever its size in pixels,
+// for the pixel limits.
+func PNG(w, h int) string {
+	var buf bytes.Buffer
+	if err := png.Encode(&buf, image.NewGray(image.Rect(0, 0, w, h))); err != nil {
+		panic(err) // an in-memory encode of a valid image cannot fail
+	}
+	return base64.StdEncoding.EncodeToString(buf.Bytes())
 }

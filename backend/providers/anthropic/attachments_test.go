@@ -1,11 +1,7 @@
 package anthropic
 
 import (
-	"bytes"
-	"encoding/base64"
 	"errors"
-	"image"
-	"image/png"
 	"io"
 	"strings"
 	"testing"
@@ -14,15 +10,6 @@ import (
 	"maestro/backend/chat/chattest"
 	"maestro/backend/providers/anthropic/anthropicfake"
 )
-
-func pngOf(t testing.TB, w, h int) string {
-	t.Helper()
-	var buf bytes.Buffer
-	if err := png.Encode(&buf, image.NewGray(image.Rect(0, 0, w, h))); err != nil {
-		t.Fatal(err)
-	}
-	return base64.StdEncoding.EncodeToString(buf.Bytes())
-}
 
 var _ chat.AttachmentChecker = (*Model)(nil)
 
@@ -39,7 +26,7 @@ func TestAttachmentLimitsBeforeSending(t *testing.T) {
 	}
 	turn := func(parts ...chat.Part) chat.Message { return chat.Message{ID: "u", Role: chat.RoleUser, Parts: parts} }
 	big := image("big.png", strings.Repeat("A", 5<<20+4))
-	wide := image("wide.png", pngOf(t, 8001, 2))
+	wide := image("wide.png", chattest.PNG(8001, 2))
 	many := func(n int) chat.Message {
 		m := turn(chat.TextPart{Text: "all these"})
 		for range n {
@@ -109,7 +96,7 @@ func TestFakeRefusesWhatTheRulesCatch(t *testing.T) {
 	t.Parallel()
 	_, m, _ := newFake(t, []anthropicfake.Option{anthropicfake.WithAPIKey("sk-ant-test")}, WithAPIKey("sk-ant-test"))
 	body, _ := toRequest(chat.Request{Model: "claude-sonnet-4-5", Messages: []chat.Message{{ID: "u", Role: chat.RoleUser,
-		Parts: chat.Parts{chat.FilePart{Name: "wide.png", MIMEType: "image/png", Data: pngOf(t, 8001, 2)}}}}}, m.renderOptions())
+		Parts: chat.Parts{chat.FilePart{Name: "wide.png", MIMEType: "image/png", Data: chattest.PNG(8001, 2)}}}}}, m.renderOptions())
 	hreq, err := m.newHTTPRequest(t.Context(), body)
 	if err != nil {
 		t.Fatal(err)

@@ -1,24 +1,13 @@
 package anthropicfake
 
 import (
-	"bytes"
-	"encoding/base64"
-	"image"
-	"image/png"
 	"net/http"
 	"net/http/httptest"
 	"strings"
 	"testing"
-)
 
-func pngB64(t testing.TB, w, h int) string {
-	t.Helper()
-	var buf bytes.Buffer
-	if err := png.Encode(&buf, image.NewGray(image.Rect(0, 0, w, h))); err != nil {
-		t.Fatal(err)
-	}
-	return base64.StdEncoding.EncodeToString(buf.Bytes())
-}
+	"maestro/backend/chat/chattest"
+)
 
 func imageBlock(mediaType, data string) map[string]any {
 	return map[string]any{"type": "image", "source": map[string]any{"type": "base64", "media_type": mediaType, "data": data}}
@@ -35,7 +24,7 @@ func withUserMedia(blocks ...any) func(m map[string]any) {
 // real service answers (docs/providers/anthropic.md §Attachments).
 func TestMediaRules(t *testing.T) {
 	t.Parallel()
-	small := pngB64(t, 10, 10)
+	small := chattest.PNG(10, 10)
 	many := func(n int, img map[string]any) []any {
 		out := make([]any, n)
 		for i := range out {
@@ -54,11 +43,11 @@ func TestMediaRules(t *testing.T) {
 			"messages.0.content.0.image.source.base64.media_type: Input should be 'image/jpeg', 'image/png', 'image/gif' or 'image/webp'"},
 		{"over 5 MB of base64", validBody(withUserMedia(imageBlock("image/png", strings.Repeat("A", 5<<20+4)))),
 			"messages.0.content.0.image.source.base64: image exceeds 5 MB maximum: 5242884 bytes > 5242880 bytes"},
-		{"over 8000 pixels", validBody(withUserMedia(imageBlock("image/png", pngB64(t, 8001, 1)))),
+		{"over 8000 pixels", validBody(withUserMedia(imageBlock("image/png", chattest.PNG(8001, 1)))),
 			"messages.0.content.0.image.source.base64.data: At least one of the image dimensions exceed max allowed size: 8000 pixels"},
-		{"over 2000 pixels with 21 images", validBody(withUserMedia(append(many(20, imageBlock("image/png", small)), imageBlock("image/png", pngB64(t, 2001, 1)))...)),
+		{"over 2000 pixels with 21 images", validBody(withUserMedia(append(many(20, imageBlock("image/png", small)), imageBlock("image/png", chattest.PNG(2001, 1)))...)),
 			"messages.0.content.20.image.source.base64.data: At least one of the image dimensions exceed max allowed size for many-image requests: 2000 pixels"},
-		{"2001 pixels with 20 images", validBody(withUserMedia(append(many(19, imageBlock("image/png", small)), imageBlock("image/png", pngB64(t, 2001, 1)))...)), ""},
+		{"2001 pixels with 20 images", validBody(withUserMedia(append(many(19, imageBlock("image/png", small)), imageBlock("image/png", chattest.PNG(2001, 1)))...)), ""},
 		{"101 images on a 200k model", validBody(withUserMedia(many(101, imageBlock("image/png", small))...)),
 			"Too much media: 0 document pages + 101 images > 100"},
 		{"101 images on a 1M model", validBody(func(m map[string]any) {

@@ -127,14 +127,7 @@ func checkMessage(it inputItem, at string, chatgpt bool, p *parsed) *rejection {
 		}
 		return nil
 	}
-	var parts []struct {
-		Type     string          `json:"type"`
-		Text     json.RawMessage `json:"text"`
-		ImageURL string          `json:"image_url"`
-		FileID   string          `json:"file_id"`
-		FileData string          `json:"file_data"`
-		FileURL  string          `json:"file_url"`
-	}
+	var parts []contentPart
 	if json.Unmarshal(it.Content, &parts) != nil || it.Content == nil {
 		return apiError(http.StatusBadRequest, "message content must be a string or a list",
 			fmt.Sprintf("Invalid type for '%s.content': expected one of a string or array of input content items.", at),
@@ -147,37 +140,53 @@ func checkMessage(it inputItem, at string, chatgpt bool, p *parsed) *rejection {
 			return apiError(http.StatusBadRequest, it.Role+" content types are "+strings.Join(allowed, ", "),
 				fmt.Sprintf("Invalid value: '%s'. Supported values are: %s.", part.Type, quoteList(allowed)), pat, "invalid_value")
 		}
-		switch part.Type {
-		case "input_text", "output_text":
-			text, rej := requiredString(part.Text, pat+".text")
-			if rej != nil {
-				return rej
-			}
-			texts = append(texts, text)
-		case "input_image":
-			if part.ImageURL == "" && part.FileID == "" {
-				return apiError(http.StatusBadRequest, "input_image needs image_url or file_id",
-					fmt.Sprintf("Missing required parameter: '%s.image_url'.", pat), pat+".image_url", "missing_required_parameter")
-			}
-			if part.ImageURL != "" {
-				if rej := p.media.checkImage(part.ImageURL, pat); rej != nil {
-					return rej
-				}
-			}
-		case "input_file":
-			if part.FileData == "" && part.FileID == "" && part.FileURL == "" {
-				return apiError(http.StatusBadRequest, "input_file needs file_data or file_id",
-					fmt.Sprintf("Missing required parameter: '%s.file_data'.", pat), pat+".file_data", "missing_required_parameter")
-			}
-			if rej := p.media.checkFile(part.FileData, pat); rej != nil {
-				return rej
-			}
+		text, rej := part.check(pat, p)
+		if rej != nil {
+			return rej
+		}
+		if text != nil {
+			texts = append(texts, *text)
 		}
 	}
 	if it.Role == "user" && len(texts) > 0 {
 		p.lastUser = strings.Join(texts, "\n")
 	}
 	return nil
+}
+
+// contentPart is one item of a message's content list.
+type contentPart struct {
+	Type     string          `json:"type"`
+	Text     json.RawMessage `json:"text"`
+	ImageURL string          `json:"image_url"`
+	FileID   string          `json:"file_id"`
+	FileData string          `json:"file_data"`
+	FileURL  string          `json:"file_url"`
+}
+
+// check applies the rules of the part's type and returns its text, for a
+// text part.
+func (part contentPart) check(pat string, p *parsed) (*string, *rejection) {
+	switch part.Type {
+	case "input_text", "output_text":
+		text, rej := requiredString(part.Text, pat+".text")
+		return &text, rej
+	case "input_image":
+		if part.ImageURL == "" && part.FileID == "" {
+			return nil, apiError(http.StatusBadRequest, "input_image needs image_url or file_id",
+				fmt.Sprintf("Missing required parameter: '%s.image_url'.", pat), pat+".image_url", "missing_required_parameter")
+		}
+		if part.ImageURL != "" {
+			return nil, p.media.checkImage(part.ImageURL, pat)
+		}
+	case "input_file":
+		if part.FileData == "" && part.FileID == "" && part.FileURL == "" {
+			return nil, apiError(http.StatusBadRequest, "input_file needs file_data or file_id",
+				fmt.Sprintf("Missing required parameter: '%s.file_data'.", pat), pat+".file_data", "missing_required_parameter")
+		}
+		return nil, p.media.checkFile(part.FileData, pat)
+	}
+	return nil, nil
 }
 
 // fernetPrefix starts every real encrypted_content (a Fernet token) and the
@@ -259,24 +268,15 @@ func quoteList(list []string) string {
 // checkOutputMedia checks the images and files of a function_call_output's
 // list, which count toward the request's totals like a message's.
 func checkOutputMedia(output json.RawMessage, at string, p *parsed) *rejection {
-	var parts []struct {
-		Type     string `json:"type"`
-		ImageURL string `json:"image_url"`
-		FileData string `json:"file_data"`
-	}
+	var parts []contentPart
 	if json.Unmarshal(output, &parts) != nil {
 		return nil
 	}
 	for j, part := range parts {
-		pat := fmt.Sprintf("%s.output[%d]", at, j)
-		var rej *rejection
-		switch part.Type {
-		case "input_image":
-			rej = p.media.checkImage(part.ImageURL, pat)
-		case "input_file":
-			rej = p.media.checkFile(part.FileData, pat)
+		if part.Type != "input_image" && part.Type != "input_file" {
+			continue
 		}
-		if rej != nil {
+		if _, rej := part.check(fmt.Sprintf("%s.output[%d]", at, j), p); rej != nil {
 			return rej
 		}
 	}
