@@ -77,8 +77,8 @@ func AttachmentRules(codeAssist bool) chat.AttachmentRules {
 }
 
 // The request payload limits: 100 MB inline through the public API since
-// January 2026, 20 MB (the old limit, and gemini-cli's own file limit)
-// through Code Assist.
+// January 2026; 20 MB, the public API's limit before that, through Code
+// Assist, whose own limit no source states.
 const (
 	maxPublicPayload     = 100 << 20
 	maxCodeAssistPayload = 20 << 20
