@@ -157,11 +157,17 @@ func fillBlobs(tx *bolt.Tx, msgs []chat.Message) {
 	if blobs == nil {
 		return
 	}
+	encoded := map[string]string{} // the same bytes in several parts are encoded once
 	load := func(ref string) string {
-		if raw := blobs.Get([]byte(ref)); raw != nil {
-			return base64.StdEncoding.EncodeToString(raw) // a copy, valid after the transaction
+		if s, ok := encoded[ref]; ok {
+			return s
 		}
-		return ""
+		var s string
+		if raw := blobs.Get([]byte(ref)); raw != nil {
+			s = base64.StdEncoding.EncodeToString(raw) // a copy, valid after the transaction
+		}
+		encoded[ref] = s
+		return s
 	}
 	for i := range msgs {
 		copied := false
