@@ -18,14 +18,16 @@ type RunInput struct {
 	// messages the run writes record it.
 	RunID     string
 	SessionID string
-	// Text and Files are the user's message. Both are empty with Retry.
-	Text  string
-	Files []chat.FilePart
+	// Text, Files and Resources are the user's message (a prompt's parts
+	// arrive as Text, Files and Resources too). All are empty with Retry.
+	Text      string
+	Files     []chat.FilePart
+	Resources []chat.ResourcePart
 	// Retry runs the session's last turn again without a new user message:
 	// after a failed turn, or one that reached the step cap.
 	Retry bool
 	// Edit, if set, is the Seq of a user message of the active branch that
-	// Text and Files replace: the new message is stored as its sibling (the
+	// Text, Files and Resources replace: the new message is stored as its sibling (the
 	// old one and its continuation stay, as another branch) and the turn
 	// answers it with only the history before it.
 	Edit uint64
@@ -140,7 +142,7 @@ func (r *run) turn(ctx context.Context) error {
 }
 
 func (r *run) saveUserMessage(ctx context.Context) error {
-	if r.in.Text == "" && len(r.in.Files) == 0 {
+	if r.in.Text == "" && len(r.in.Files) == 0 && len(r.in.Resources) == 0 {
 		return chat.E(chat.ErrInvalid, "the message is empty")
 	}
 	var parts chat.Parts
@@ -149,6 +151,9 @@ func (r *run) saveUserMessage(ctx context.Context) error {
 	}
 	for _, f := range r.in.Files {
 		parts = append(parts, f)
+	}
+	for _, res := range r.in.Resources {
+		parts = append(parts, res)
 	}
 	msg := chat.Message{Role: chat.RoleUser, Parts: parts, RunID: r.in.RunID, Status: chat.StatusComplete}
 	wctx := context.WithoutCancel(ctx)

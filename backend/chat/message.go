@@ -161,10 +161,22 @@ func (c ToolCall) ReplayArguments() json.RawMessage {
 	return b
 }
 
+// Attachment types.
+const (
+	AttachmentImage = "image"
+	AttachmentAudio = "audio"
+	// AttachmentResource is an embedded resource: its Text, or its bytes
+	// in Data.
+	AttachmentResource = "resource"
+	// AttachmentResourceLink is a link to a resource the server serves
+	// (resources/read fetches it on demand); Text is its description.
+	AttachmentResourceLink = "resource_link"
+)
+
 // Attachment is a non-text item of a tool result or a message: an image,
 // audio, or an embedded or linked resource.
 type Attachment struct {
-	Type     string `json:"type"` // image, audio, resource
+	Type     string `json:"type"` // one of the Attachment* types
 	MIMEType string `json:"mimeType,omitempty"`
 	// Data is base64 for images and audio, as MCP sends it. An attachment
 	// Maestro refused (too large) has none, and Text says why; a downscaled

@@ -44,6 +44,7 @@ type link struct {
 	noise noise
 
 	toolsChanged chan struct{} // capacity 1: list_changed seen
+	lists        *featureLists // prompts and resource templates (offer.go)
 	lost         chan struct{} // closed when the connection is gone
 	lostOnce     sync.Once
 	lostMu       sync.Mutex
@@ -82,6 +83,7 @@ func (r *runner) connect(ctx context.Context, cfg Connector) (*link, []mcpgo.Too
 	l := &link{
 		r: r, cfg: cfg, started: time.Now(),
 		toolsChanged: make(chan struct{}, 1),
+		lists:        &featureLists{},
 		lost:         make(chan struct{}),
 		calls:        map[string]*callState{},
 	}
@@ -392,6 +394,8 @@ func (l *link) onNotification(n mcpgo.JSONRPCNotification) {
 		case l.toolsChanged <- struct{}{}:
 		default:
 		}
+	default:
+		l.onFeatureNotification(n.Method, f) // prompts and resources (offer.go)
 	}
 }
 

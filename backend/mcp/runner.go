@@ -32,6 +32,9 @@ type runner struct {
 	kick  chan struct{} // restart now (capacity 1)
 	// events bounds the log lines that reach Events (ratelimit.go).
 	events *tokenBucket
+	// subs are the resources sessions follow on this connector
+	// (subscribe.go); they outlive links.
+	subs *subscriptions
 
 	mu       sync.Mutex
 	cfg      Connector
@@ -52,6 +55,7 @@ func (s *Supervisor) newRunner(c Connector) *runner {
 		kick:    make(chan struct{}, 1),
 		changed: make(chan struct{}),
 		events:  newTokenBucket(logBurst, logRate),
+		subs:    newSubscriptions(),
 	}
 	r.status = ConnectorStatus{ID: c.ID, Name: c.DisplayName(), State: StateStopped, Since: time.Now()}
 	r.oauth = newOAuthState(s, c.ID)
@@ -302,6 +306,7 @@ func (r *runner) run(ctx context.Context, done chan struct{}) {
 		})
 		r.mu.Unlock()
 		r.note("ready: %d tools (%s, protocol %s)", len(tools), l.serverName(), l.protocol)
+		r.resubscribe(ctx, cfg, l) // the resources sessions follow (subscribe.go)
 
 		kicked, lost := r.serve(ctx, cfg, l)
 		r.mu.Lock()

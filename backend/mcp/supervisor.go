@@ -41,6 +41,9 @@ type Supervisor struct {
 	logger     *slog.Logger
 	readLimits ReadLimits
 	results    tools.ResultLimits
+	// sessions and featureEvents serve prompts and resources (offer.go).
+	sessions      SessionReader
+	featureEvents FeatureEvents
 
 	// base is the lifetime of the connector goroutines, cancelled by
 	// Close. It is not a request context: no request outlives it.

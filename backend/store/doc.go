@@ -33,6 +33,15 @@
 //	    <provider>  -> JSON model list           (owned by backend/providers/
 //	                                             catalog): the models the
 //	                                             account can use, when fetched
+//	blobs/
+//	    <ref>       -> raw bytes                 an attachment's content, once:
+//	                                             ref is chat.BlobRef, "sha256-"
+//	                                             and the hex hash of the bytes
+//	blobowners/
+//	    <ref>/
+//	        <sessionID> -> empty                 the sessions whose messages
+//	                                             name ref; the last one deleted
+//	                                             deletes the bytes
 //
 // A session's messages form a tree (see branches.go). Editing a message
 // stores a sibling with the same parent (ForkMessage) and keeps the old
@@ -40,6 +49,11 @@
 // Messages returns the path from the root to the head. A parent is always
 // older than its children, so one cursor pass from the newest key meets the
 // path in reverse order, decoding nothing off it.
+//
+// An attachment (a file part's or resource part's Data) of 4 KiB or more is
+// stored apart (blobs.go): the message record keeps its Ref and Size.
+// Messages, which the agent renders requests from, puts the bytes back;
+// pages read for the UI keep only the ref, and Blob reads the bytes.
 //
 // Values are JSON through getJSON and putJSON. Bytes read from bbolt are only
 // valid inside their transaction, so every read decodes or copies before the

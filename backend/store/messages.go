@@ -12,7 +12,8 @@ import (
 // AppendMessage adds msg to the end of the session's active branch: its
 // Parent is the session's Head, and Head moves to it. It assigns Seq (and ID
 // and CreatedAt when empty), bumps the session's UpdatedAt in the same
-// transaction, and returns the stored message.
+// transaction, and returns the message with those set. Large attachment
+// bytes are stored apart (blobs.go); the returned message keeps them.
 func (s *Store) AppendMessage(ctx context.Context, sessionID string, msg chat.Message) (chat.Message, error) {
 	m, err := s.appendMessage(ctx, sessionID, msg, func(_ *bolt.Bucket, sess chat.Session) (uint64, error) {
 		return sess.Head, nil
@@ -56,7 +57,11 @@ func (s *Store) appendMessage(ctx context.Context, sessionID string, msg chat.Me
 			return err
 		}
 		msg.Seq, msg.Parent = seq, parent
-		if err := putJSON(b, seqKey(seq), msg); err != nil {
+		stored, err := stashBlobs(tx, sessionID, msg)
+		if err != nil {
+			return err
+		}
+		if err := putJSON(b, seqKey(seq), stored); err != nil {
 			return err
 		}
 		sess.Head = seq
@@ -88,7 +93,11 @@ func (s *Store) PutMessage(ctx context.Context, sessionID string, msg chat.Messa
 			return err
 		}
 		msg.Parent = parent
-		if err := putJSON(b, seqKey(msg.Seq), msg); err != nil {
+		stored, err := stashBlobs(tx, sessionID, msg)
+		if err != nil {
+			return err
+		}
+		if err := putJSON(b, seqKey(msg.Seq), stored); err != nil {
 			return err
 		}
 		return touchSession(tx, sessionID)
@@ -100,8 +109,9 @@ func (s *Store) PutMessage(ctx context.Context, sessionID string, msg chat.Messa
 }
 
 // Messages returns the session's active branch: the messages from the
-// first one to the session's Head, in order. Messages on other branches
-// are skipped without being decoded.
+// first one to the session's Head, in order, with the bytes of their
+// attachments put back (blobs.go): the history a request is rendered from.
+// Messages on other branches are skipped without being decoded.
 func (s *Store) Messages(ctx context.Context, sessionID string) ([]chat.Message, error) {
 	var out []chat.Message
 	err := s.view(ctx, func(tx *bolt.Tx) error {
@@ -110,6 +120,7 @@ func (s *Store) Messages(ctx context.Context, sessionID string) ([]chat.Message,
 			return err
 		}
 		out, _, err = readPath(b, sess.Head, false)
+		fillBlobs(tx, out)
 		return err
 	})
 	if err != nil {

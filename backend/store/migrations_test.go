@@ -1,6 +1,7 @@
 package store
 
 import (
+	"encoding/base64"
 	"encoding/binary"
 	"errors"
 	"fmt"
@@ -78,12 +79,75 @@ var migrationTests = map[uint64]func(t *testing.T, db *bolt.DB){
 			t.Errorf("ModelList = %+v, %v; want the list just kept", got, err)
 		}
 	},
+	4: func(t *testing.T, db *bolt.DB) {
+		ctx := t.Context()
+		s := &Store{db: db}
+		ref := chat.BlobRef([]byte(bigFile))
+		_ = db.View(func(tx *bolt.Tx) error {
+			raw := string(tx.Bucket(bucketMessages).Bucket([]byte("a")).Get(seqKey(1)))
+			if strings.Contains(raw, "%PDF") || strings.Contains(raw, base64.StdEncoding.EncodeToString([]byte(bigFile))[:40]) || !strings.Contains(raw, ref) {
+				t.Errorf("record = %.200s…; want the large bytes replaced by %s", raw, ref)
+			}
+			if !strings.Contains(raw, `"data":"iVBORw0KGgo="`) {
+				t.Errorf("record = %.300s; want the small file kept inline", raw)
+			}
+			if got := tx.Bucket(bucketBlobs).Stats().KeyN; got != 1 {
+				t.Errorf("%d blobs; want the same bytes stored once", got)
+			}
+			return nil
+		})
+		msgs, err := s.Messages(ctx, "a")
+		if err != nil || len(msgs) != 1 {
+			t.Fatalf("Messages = %+v, %v", msgs, err)
+		}
+		f := msgs[0].Parts[1].(chat.FilePart)
+		if raw, _ := base64.StdEncoding.DecodeString(f.Data); string(raw) != bigFile || f.Ref != ref || f.Size != int64(len(bigFile)) || f.Name != "big.pdf" {
+			t.Errorf("file = name %q ref %q size %d, %d bytes back; want the bytes put back", f.Name, f.Ref, f.Size, len(raw))
+		}
+		if err := s.DeleteSession(ctx, "a"); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := s.Blob(ctx, ref); err != nil {
+			t.Errorf("Blob after deleting one of its two sessions: %v; want it kept", err)
+		}
+	},
 }
 
 // migrationSeeds write data in the layout of the version before a
 // migration, so its test can check what the migration made of it.
 var migrationSeeds = map[uint64]func(tx *bolt.Tx) error{
 	2: seedLinearHistory,
+	4: seedInlineFiles,
+}
+
+// bigFile is a file's bytes large enough to leave the record (blobMin).
+var bigFile = strings.Repeat("%PDF ", blobMin/5+1)
+
+// seedInlineFiles writes two sessions as schema 3 stored them: file parts
+// with their bytes inline, one large (the same bytes in both sessions) and
+// one small.
+func seedInlineFiles(tx *bolt.Tx) error {
+	data := base64.StdEncoding.EncodeToString([]byte(bigFile))
+	for _, id := range []string{"a", "b"} {
+		sess := fmt.Sprintf(`{"id":%q,"title":"Files %s","head":1,"toolsRevision":0,"createdAt":"2026-01-02T03:04:05Z","updatedAt":"2026-01-02T03:04:06Z"}`, id, id)
+		if err := tx.Bucket(bucketSessions).Put([]byte(id), []byte(sess)); err != nil {
+			return err
+		}
+		b, err := tx.Bucket(bucketMessages).CreateBucket([]byte(id))
+		if err != nil {
+			return err
+		}
+		if _, err := b.NextSequence(); err != nil {
+			return err
+		}
+		m := fmt.Sprintf(`{"seq":1,"id":"m1","role":"user","parts":[{"type":"text","text":"see"},`+
+			`{"type":"file","name":"big.pdf","mimeType":"application/pdf","data":%q},`+
+			`{"type":"file","name":"small.png","mimeType":"image/png","data":"iVBORw0KGgo="}],"status":"complete","createdAt":"2026-01-02T03:04:05Z"}`, data)
+		if err := b.Put(seqKey(1), []byte(m)); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // seedLinearHistory writes sessions as schema 1 stored them: messages with

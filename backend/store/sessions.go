@@ -147,7 +147,8 @@ func later(t, prev time.Time) time.Time {
 	return t
 }
 
-// DeleteSession removes a session with its messages and registry snapshot.
+// DeleteSession removes a session with its messages, its registry snapshot
+// and the attachment bytes no other session holds.
 func (s *Store) DeleteSession(ctx context.Context, id string) error {
 	err := s.update(ctx, func(tx *bolt.Tx) error {
 		b, err := mustBucket(tx, bucketSessions)
@@ -162,6 +163,9 @@ func (s *Store) DeleteSession(ctx context.Context, id string) error {
 		}
 		msgs, err := mustBucket(tx, bucketMessages)
 		if err != nil {
+			return err
+		}
+		if err := dropSessionBlobs(tx, id, msgs.Bucket([]byte(id))); err != nil {
 			return err
 		}
 		if err := msgs.DeleteBucket([]byte(id)); err != nil && !errors.Is(err, bolterrors.ErrBucketNotFound) {

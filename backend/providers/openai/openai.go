@@ -149,7 +149,13 @@ func (m *Model) newRequest(ctx context.Context, req chat.Request) (*http.Request
 	if m.apiKey == "" && m.accountID == "" {
 		return nil, fmt.Errorf("openai: chatgpt sign-in has no account id: %w", chat.ErrAuthRequired)
 	}
+	msgs, fitWarns, err := AttachmentRules().Fit(req.Messages)
+	if err != nil {
+		return nil, fmt.Errorf("openai: %w", err)
+	}
+	req.Messages = msgs
 	body, warns := toRequest(req)
+	warns = append(fitWarns, warns...)
 	if m.apiKey != "" {
 		warns = append(warns, apiOnly(&body, req, modelInfo(req))...)
 	} else if req.MaxOutputTokens > 0 || req.Temperature != nil {

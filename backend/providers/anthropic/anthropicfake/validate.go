@@ -62,7 +62,9 @@ type wireBlock struct {
 	Signature string          `json:"signature"`
 	Data      string          `json:"data"`
 	// Content is a tool_result's content: a string or blocks.
-	Content      json.RawMessage `json:"content"`
+	Content json.RawMessage `json:"content"`
+	// Source is an image's or a document's.
+	Source       *wireSource     `json:"source"`
 	CacheControl json.RawMessage `json:"cache_control"`
 }
 
@@ -96,7 +98,7 @@ func (s *Server) check(r *http.Request, body []byte) (*wireRequest, *rejection) 
 		return nil, invalid("oauth: system[0] is not the Claude Code line", MsgClaudeCodeOnly)
 	}
 	for _, check := range []func() *rejection{req.checkTools, req.checkThinkingConfig, req.checkSystem, req.checkMessages,
-		req.checkPairing, req.checkFinalThinking, req.checkBreakpoints} {
+		req.checkPairing, req.checkFinalThinking, req.checkBreakpoints, req.checkMedia} {
 		if rej := check(); rej != nil {
 			return nil, rej
 		}

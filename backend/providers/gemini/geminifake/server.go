@@ -16,7 +16,6 @@ const (
 	CodeAssistPath = "/v1internal:streamGenerateContent"
 	APIKeyPrefix   = "/v1beta/models/"
 	streamMethod   = ":streamGenerateContent"
-	maxBody        = 32 << 20
 )
 
 // Server is the fake. Mount it with httptest.NewServer(s).
@@ -90,7 +89,11 @@ type exchange struct {
 }
 
 func (s *Server) newExchange(w http.ResponseWriter, r *http.Request, codeAssist bool) (*exchange, []byte) {
-	body, _ := io.ReadAll(io.LimitReader(r.Body, maxBody))
+	limit := maxPublicBody
+	if codeAssist {
+		limit = maxCodeAssistBody
+	}
+	body, _ := io.ReadAll(io.LimitReader(r.Body, int64(limit)+1))
 	rec := fakescript.Recorded{Method: r.Method, Path: r.URL.Path, Query: r.URL.RawQuery, Header: r.Header}
 	if json.Valid(body) {
 		rec.Body = append(json.RawMessage(nil), body...)
@@ -111,6 +114,10 @@ func (s *Server) codeAssist(w http.ResponseWriter, r *http.Request) {
 	x, body := s.newExchange(w, r, true)
 	if rj := s.tokenRejection(r); rj != nil {
 		s.reject(x, rj)
+		return
+	}
+	if len(body) > maxCodeAssistBody {
+		s.reject(x, payloadTooLarge(maxCodeAssistBody))
 		return
 	}
 	tree, rj := s.decode(r, body, "envelope")
@@ -173,6 +180,10 @@ func (s *Server) public(w http.ResponseWriter, r *http.Request) {
 	}
 	if rj := s.apiKeyRejection(r); rj != nil {
 		s.reject(x, rj)
+		return
+	}
+	if len(body) > maxPublicBody {
+		s.reject(x, payloadTooLarge(maxPublicBody))
 		return
 	}
 	tree, rj := s.decode(r, body, "request")

@@ -46,6 +46,8 @@ type parsed struct {
 	model    string
 	lastUser string
 	size     int
+	// media totals the request's images and files (media.go).
+	media *media
 }
 
 // checkBody enforces the body rules of docs/providers/openai.md §Request
