@@ -14,7 +14,11 @@
 //	    version     -> uint64, big-endian        last migration applied
 //	sessions/
 //	    <sessionID> -> JSON chat.Session         head: seq of the active
-//	                                             branch's last message
+//	                                             branch's last message;
+//	                                             usage: the sum of its
+//	                                             messages' usage (every
+//	                                             branch), kept by the
+//	                                             message methods
 //	messages/
 //	    <sessionID>/                             one bucket per session
 //	        <seq>   -> JSON chat.Message         seq: uint64 big-endian from
@@ -34,12 +38,21 @@
 //	                                             catalog): the models the
 //	                                             account can use, when fetched
 //
+// A message may be a summary node (chat.RoleSummary): the agent stores one
+// on the branch when it compacts the conversation, and it stands in for the
+// older messages in requests only; the store keeps it like any message.
+//
 // A session's messages form a tree (see branches.go). Editing a message
 // stores a sibling with the same parent (ForkMessage) and keeps the old
 // continuation; the session's head says which branch is shown and sent.
 // Messages returns the path from the root to the head. A parent is always
 // older than its children, so one cursor pass from the newest key meets the
 // path in reverse order, decoding nothing off it.
+//
+// Reading a long branch need not read all of it: ActiveTail decodes only
+// the end of the branch a caller asks for (the agent reads back to the
+// latest summary node), and PathMessages yields the branch message by
+// message in short transactions (export).
 //
 // Values are JSON through getJSON and putJSON. Bytes read from bbolt are only
 // valid inside their transaction, so every read decodes or copies before the
