@@ -134,11 +134,13 @@ type Summary struct {
 	// Reason says what started it: SummaryThreshold, SummaryManual or
 	// SummaryTooLong.
 	Reason string `json:"reason"`
-	// Limit, when set, is the most input tokens the provider accepted
-	// from this session's model, learnt when it refused a request as too
-	// long (Provider and Model of the node). Later summaries made with the
-	// same model carry it on, so later requests stay under it.
-	Limit int64 `json:"limit,omitempty"`
+	// Window, when set, is the context window of the node's Provider and
+	// Model as a refusal showed it: the provider refused a request of this
+	// session as too long, and Window is the window it gave scaled to
+	// Maestro's estimate of that request (estimate units, the ones
+	// budgets are checked in). Later summaries made with the same model
+	// carry it on, so later requests stay under it.
+	Window int64 `json:"window,omitempty"`
 }
 
 // Why a summary was made.
