@@ -16,6 +16,22 @@ var ErrNothingToCompact = errors.New("nothing to compact")
 // summaryMaxTokens bounds a summary's length.
 const summaryMaxTokens = 8192
 
+// Room in a summarising request: its framing besides the instruction, and
+// the smallest piece of transcript worth a request.
+const (
+	promptOverhead = 64
+	minChunk       = 128
+)
+
+// chunkLimit is the most transcript one summarising request carries: at
+// most chunkShare of the limit, and no more than leaves room for the
+// instruction and the summary so far within the limit.
+func chunkLimit(b Budget) int64 {
+	summary := min(b.Reserve, summaryMaxTokens)
+	room := b.Limit - chat.EstimateText(compactSystem) - summary - promptOverhead
+	return min(int64(float64(b.Limit)*chunkShare), room)
+}
+
 // compaction is one summary being made.
 type compaction struct {
 	reason string
@@ -81,7 +97,11 @@ func (r *run) compact(ctx context.Context, sess chat.Session, info chat.ModelInf
 	for _, m := range span {
 		replaced += tokensOf(m)
 	}
-	chunks := transcriptChunks(span, hasOld, int64(float64(c.budget.Limit)*chunkShare))
+	chunk := chunkLimit(c.budget)
+	if chunk < minChunk {
+		return fmt.Errorf("agent: compact the conversation: %s's window (%d tokens) leaves no room to summarise in", sess.Model, c.budget.Window)
+	}
+	chunks := transcriptChunks(span, hasOld, chunk)
 	r.emit(CompactionStarted{RunID: r.in.RunID, SessionID: sess.ID, Reason: c.reason, Messages: len(span),
 		Tokens: replaced, Requests: len(chunks)})
 	text, usage, err := r.summarise(ctx, sess, info, c.budget, chunks)

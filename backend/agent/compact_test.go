@@ -1,6 +1,7 @@
 package agent_test
 
 import (
+	"errors"
 	"fmt"
 	"strings"
 	"testing"
@@ -110,5 +111,157 @@ func TestTooLongTwiceEndsTheTurn(t *testing.T) {
 	}
 	if next := h.script(p).Next(); next.Text != "never asked" {
 		t.Errorf("the agent sent more requests after the second refusal")
+	}
+}
+
+// longAnswer is a reply of about 120 estimated tokens.
+func longAnswer(i int) string {
+	return fmt.Sprintf("answer-%d: ", i) + strings.Repeat("the retry loop backs off on 429s and honours retry-after; ", 6)
+}
+
+const summaryAsk = "Write the summary now."
+
+// growUntilCompacted runs turns of a tool call and a long answer until one
+// compacts, and returns that turn's number and events.
+func growUntilCompacted(t *testing.T, h *harness, p string) (int, *recSink) {
+	t.Helper()
+	for i := range 60 {
+		h.script(p).Push(
+			fakescript.Reply{ToolCalls: []fakescript.ToolCall{call("srv__echo", fmt.Sprintf(`{"x":%d}`, i))}},
+			fakescript.Reply{Text: longAnswer(i)})
+		sink := &recSink{}
+		if _, err := h.run(t.Context(), user(fmt.Sprintf("question-%d", i)), sink); err != nil {
+			t.Fatalf("turn %d: %v", i, err)
+		}
+		if len(eventsOf[agent.CompactionStarted](sink)) > 0 {
+			return i, sink
+		}
+	}
+	t.Fatal("60 turns and no compaction")
+	return 0, nil
+}
+
+// TestThresholdCompaction: as a session grows past the threshold of its
+// model's window, the agent compacts before sending, on every provider:
+// the fakes, which enforce the same window, refuse nothing and find every
+// tool call next to its result; the request after the compaction carries
+// the summary instead of the oldest turns; and the turns after it reuse
+// the summary rather than summarise again.
+func TestThresholdCompaction(t *testing.T) {
+	t.Parallel()
+	for _, p := range allProviders {
+		t.Run(p, func(t *testing.T) {
+			t.Parallel()
+			h := newHarness(t, p)
+			h.setWindow(p, 3000, 500)
+			h.script(p).Route(summaryAsk, fakescript.Reply{Text: "SUMMARY: the user asked about echo and retries."})
+			turn, sink := growUntilCompacted(t, h, p)
+			if turn < 3 {
+				t.Fatalf("compacted at turn %d; want a few turns first", turn)
+			}
+			started := eventsOf[agent.CompactionStarted](sink)[0]
+			if started.Reason != chat.SummaryThreshold || started.Messages == 0 || started.Requests != 1 {
+				t.Errorf("CompactionStarted %+v; want the threshold, some messages, one request", started)
+			}
+			reqs := h.requests(p) // fails the test on any refusal
+			last := string(reqs[len(reqs)-1].Body)
+			if !strings.Contains(last, "SUMMARY: the user asked") || strings.Contains(last, "question-0") ||
+				!strings.Contains(last, fmt.Sprintf("question-%d", turn)) {
+				t.Errorf("request after the compaction: %s", last)
+			}
+			sums := summaries(h.messages())
+			if len(sums) != 1 || sums[0].Summary.Reason != chat.SummaryThreshold || sums[0].Summary.Through == 0 {
+				t.Fatalf("summary nodes %+v; want one, for the threshold", sums)
+			}
+			for _, m := range eventsOf[agent.ContextMeasured](sink) {
+				if m.Use.Tokens > m.Use.Limit || m.Use.Window != 3000 || m.Use.Summary == nil {
+					t.Errorf("measured %+v; want within the limit of a 3000-token window, with the summary", m.Use)
+				}
+			}
+
+			// The next turn reuses the summary.
+			before := len(reqs)
+			h.script(p).Push(fakescript.Reply{ToolCalls: []fakescript.ToolCall{call("srv__echo", `{"x":99}`)}}, fakescript.Reply{Text: "done"})
+			if _, err := h.run(t.Context(), user("question-next"), nil); err != nil {
+				t.Fatal(err)
+			}
+			for _, r := range h.requests(p)[before:] {
+				if body := string(r.Body); strings.Contains(body, summaryAsk) || !strings.Contains(body, "SUMMARY: the user asked") {
+					t.Errorf("next turn's request summarised again or lost the summary: %s", body)
+				}
+			}
+		})
+	}
+}
+
+// TestLatestTurnTooLargeIsNotSent: a message that alone does not fit the
+// window ends the turn with ErrContextFull before any request.
+func TestLatestTurnTooLargeIsNotSent(t *testing.T) {
+	t.Parallel()
+	p := chat.ProviderAnthropic
+	h := newHarness(t, p)
+	h.setWindow(p, 3000, 500)
+	_, err := h.run(t.Context(), user(strings.Repeat("a very long paste ", 1000)), nil)
+	if !errors.Is(err, agent.ErrContextFull) || chat.Kind(err) != chat.KindInvalid {
+		t.Fatalf("Run error = %v (kind %s); want ErrContextFull, invalid", err, chat.Kind(err))
+	}
+	if n := len(h.script(p).Requests()); n != 0 {
+		t.Errorf("%d requests sent; want none", n)
+	}
+	msgs := h.messages()
+	if last := msgs[len(msgs)-1]; last.Status != chat.StatusFailed || last.Failure == nil || last.Failure.Kind != chat.KindInvalid {
+		t.Errorf("last message %+v; want the failure recorded", last)
+	}
+}
+
+// TestProviderSwitchRechecksTheBudget: a conversation that fits one
+// provider's window is compacted, with the new provider's model, before
+// its first request to a provider with a smaller window.
+func TestProviderSwitchRechecksTheBudget(t *testing.T) {
+	t.Parallel()
+	from, to := chat.ProviderGemini, chat.ProviderOpenAI
+	h := newHarness(t, from)
+	for i := range 12 {
+		h.script(from).Push(fakescript.Reply{ToolCalls: []fakescript.ToolCall{call("srv__echo", `{"x":1}`)}}, fakescript.Reply{Text: longAnswer(i)})
+		if _, err := h.run(t.Context(), user(fmt.Sprintf("question-%d", i)), nil); err != nil {
+			t.Fatal(err)
+		}
+	}
+	use, err := h.agent.Context(t.Context(), h.sessID)
+	if err != nil || use.Tokens < 1500 || use.Summary != nil {
+		t.Fatalf("before the switch: %+v, %v; want over 1500 tokens and no summary", use, err)
+	}
+	h.setWindow(to, 2400, 400)
+	h.setSession(func(s *chat.Session) { s.Provider, s.Model = to, modelNames[to] })
+	h.script(to).Route(summaryAsk, fakescript.Reply{Text: "SUMMARY for the switch."})
+	h.script(to).Push(fakescript.Reply{Text: "hello from the other side"})
+	sink := &recSink{}
+	if _, err := h.run(t.Context(), user("after the switch"), sink); err != nil {
+		t.Fatalf("Run: %v", err)
+	}
+	started := eventsOf[agent.CompactionStarted](sink)
+	if len(started) != 1 {
+		t.Fatalf("compactions %+v; want one before the first request to %s", started, to)
+	}
+	// The span is larger than one summarising request may carry in the
+	// smaller window: it goes in pieces, each folding in the summary so far.
+	reqs := h.requests(to)
+	n := started[0].Requests
+	if n < 2 || len(reqs) != n+1 || len(eventsOf[agent.CompactionProgress](sink)) != n {
+		t.Fatalf("%s got %d requests for a compaction of %d; want them, then the turn", to, len(reqs), n)
+	}
+	for i, r := range reqs[:n] {
+		if body := string(r.Body); !strings.Contains(body, summaryAsk) || i > 0 && !strings.Contains(body, "Summary so far:") {
+			t.Errorf("summarising request %d: %.300s", i, body)
+		}
+	}
+	if !strings.Contains(string(reqs[n].Body), "SUMMARY for the switch.") {
+		t.Errorf("the turn's request lacks the summary: %.300s", reqs[n].Body)
+	}
+	if sums := summaries(h.messages()); len(sums) != 1 || sums[0].Provider != to {
+		t.Errorf("summary nodes %+v; want one made by %s", sums, to)
+	}
+	if len(h.script(from).Requests()) != 24 {
+		t.Errorf("%s got more requests after the switch", from)
 	}
 }

@@ -100,6 +100,39 @@ type Script struct {
 	// window is the context window set by a test (SetWindow); 0 means
 	// each model's own.
 	window int
+	// routes answer requests by their last user text (Route).
+	routes []route
+}
+
+type route struct {
+	contains string
+	reply    Reply
+}
+
+// Route answers every request whose last user message contains substr
+// with r, without touching the queue: a test that cannot know when a
+// request of some kind will come (a summarising request of the agent's,
+// between scripted steps) scripts it this way. Later routes are tried
+// first.
+func (s *Script) Route(substr string, r Reply) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.routes = append(s.routes, route{substr, r})
+}
+
+// NextFor is Next for a request whose last user message is lastUser: a
+// matching route's reply, else the next queued one.
+func (s *Script) NextFor(lastUser string) Reply {
+	s.mu.Lock()
+	for i := len(s.routes) - 1; i >= 0; i-- {
+		if strings.Contains(lastUser, s.routes[i].contains) {
+			r := s.routes[i].reply
+			s.mu.Unlock()
+			return r
+		}
+	}
+	s.mu.Unlock()
+	return s.Next()
 }
 
 // SetWindow makes every served model's context window n tokens: the fake
@@ -209,12 +242,12 @@ func (s *Script) Requests() []Recorded {
 	return append([]Recorded(nil), s.requests...)
 }
 
-// Reset clears the queue and the log, and restores the default models and
-// their windows.
+// Reset clears the queue, the routes and the log, and restores the
+// default models and their windows.
 func (s *Script) Reset() {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	s.replies, s.requests, s.models, s.window = nil, nil, nil, 0
+	s.replies, s.requests, s.models, s.window, s.routes = nil, nil, nil, 0, nil
 }
 
 // ControlPrefix is where ControlHandler is mounted on every fake.

@@ -51,3 +51,27 @@ func repeat(s string, n int) string {
 	}
 	return string(out)
 }
+
+func TestRoute(t *testing.T) {
+	t.Parallel()
+	var s Script
+	s.Push(Reply{Text: "queued"})
+	s.Route("summary", Reply{Text: "routed"})
+	s.Route("summary now", Reply{Text: "newer route"})
+	tests := []struct{ last, want string }{
+		{"write the summary", "routed"},
+		{"write the summary now", "newer route"},
+		{"write the summary", "routed"}, // routes stay
+		{"hello", "queued"},
+		{"hello", ""}, // the queue is empty: the echo reply
+	}
+	for _, tt := range tests {
+		if got := s.NextFor(tt.last).Text; got != tt.want {
+			t.Errorf("NextFor(%q) = %q; want %q", tt.last, got, tt.want)
+		}
+	}
+	s.Reset()
+	if got := s.NextFor("summary").Text; got != "" {
+		t.Errorf("after Reset NextFor = %q; want no route", got)
+	}
+}

@@ -165,7 +165,7 @@ func (s *Server) messages(w http.ResponseWriter, r *http.Request) {
 		s.writeError(w, rej.status, rej.errType, rej.message, nil)
 		return
 	}
-	reply := s.Script.Next()
+	reply := s.Script.NextFor(req.lastUserText())
 	rec.Status = replyStatus(reply)
 	s.Script.Record(rec)
 	s.reply(w, r, req, reply)

@@ -257,7 +257,7 @@ func (s *Server) serve(x *exchange, req *request, raw map[string]any) {
 		s.reject(x, rj)
 		return
 	}
-	s.reply(x, req, s.Script.Next())
+	s.reply(x, req, s.Script.NextFor(lastUserText(req.Contents)))
 }
 
 func (s *Server) notFound(w http.ResponseWriter, r *http.Request) {

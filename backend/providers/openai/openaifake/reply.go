@@ -16,7 +16,7 @@ import (
 // reply answers a valid request from the script: a scripted HTTP error, or
 // a 200 stream (which may itself fail or be cut).
 func (s *Server) reply(w http.ResponseWriter, r *http.Request, rec fakescript.Recorded, p *parsed, chatgpt bool) {
-	rp := s.Script.Next()
+	rp := s.Script.NextFor(p.lastUser)
 	inStream := rp.Error == "stream_error" || rp.Error == "insufficient_quota" ||
 		rp.Error == "context_too_large" && chatgpt
 	if rp.Error != "" && !inStream {
