@@ -15,15 +15,41 @@ import (
 // its result and an answer.
 func fourTurns(t *testing.T, h *harness, p string) {
 	t.Helper()
-	for i := range 4 {
+	turns(t, h, p, 4, func(i int) string { return fmt.Sprintf("answer-%d", i) })
+}
+
+func turns(t *testing.T, h *harness, p string, n int, answer func(int) string) {
+	t.Helper()
+	for i := range n {
 		h.script(p).Push(
 			fakescript.Reply{ToolCalls: []fakescript.ToolCall{call("srv__echo", fmt.Sprintf(`{"x":%d}`, i))}},
-			fakescript.Reply{Text: fmt.Sprintf("answer-%d", i)},
+			fakescript.Reply{Text: answer(i)},
 		)
 		if _, err := h.run(t.Context(), user(fmt.Sprintf("question-%d", i)), nil); err != nil {
 			t.Fatal(err)
 		}
 	}
+}
+
+// staleWindow sets up a session whose model the agent believes has a
+// 100,000-token window while its provider (the fake) takes only just what
+// the session's last request carried (and, for Anthropic, the answer's
+// 8,000 tokens on top), after 16 turns: the next turn is refused as too long, the way a
+// catalog out of date, or a Code Assist account served a smaller window,
+// makes it happen.
+func staleWindow(t *testing.T, h *harness, p string) {
+	t.Helper()
+	h.infoMu.Lock()
+	h.info[p] = chat.ModelInfo{ID: modelNames[p], ContextWindow: 100_000, MaxOutputTokens: 8000}
+	h.infoMu.Unlock()
+	turns(t, h, p, 16, longAnswer)
+	reqs := h.requests(p)
+	window := fakescript.CountJSON(reqs[len(reqs)-1].Body) + 5
+	if p == chat.ProviderAnthropic {
+		window += 8000 // Anthropic counts max_tokens against the window
+	}
+	h.script(p).SetWindow(window)
+	h.script(p).Route(summaryAsk, fakescript.Reply{Text: "SUMMARY: the first question."})
 }
 
 func summaries(msgs []chat.Message) []chat.Message {
@@ -40,36 +66,42 @@ func summaries(msgs []chat.Message) []chat.Message {
 // makes the agent summarise the oldest turns with the session's model,
 // store the summary (with the window the refusal showed), and send the
 // step once more with the summary in place of the oldest turns; the stored
-// history stays whole.
+// history stays whole, and the next turn stays under what was refused.
 func TestTooLongCompactsOnceAndRetries(t *testing.T) {
 	t.Parallel()
 	for _, p := range allProviders {
 		t.Run(p, func(t *testing.T) {
 			t.Parallel()
 			h := newHarness(t, p)
-			fourTurns(t, h, p)
+			staleWindow(t, h, p)
 			before := h.messages()
-			h.script(p).Push(fakescript.Reply{Error: "context_too_large"},
-				fakescript.Reply{Text: "SUMMARY: four questions about echo were answered."},
-				fakescript.Reply{Text: "fits now"})
+			start := len(h.script(p).Requests())
+			h.script(p).Push(fakescript.Reply{Text: "fits now"})
 			sink := &recSink{}
 			if _, err := h.run(t.Context(), user("question-4"), sink); err != nil {
 				t.Fatalf("Run: %v", err)
 			}
-			reqs := h.script(p).Requests()
-			n := len(reqs)
-			summarising, retried := string(reqs[n-2].Body), string(reqs[n-1].Body)
-			if !strings.Contains(summarising, "question-0") || !strings.Contains(summarising, "answer-0") {
-				t.Errorf("summarising request lacks the oldest turn: %s", summarising)
+			started := eventsOf[agent.CompactionStarted](sink)
+			if len(started) != 1 {
+				t.Fatalf("compactions %+v; want one", started)
 			}
-			if strings.Contains(retried, "question-0") || !strings.Contains(retried, "SUMMARY: four questions") ||
-				!strings.Contains(retried, "question-4") {
-				t.Errorf("retried request should carry the summary instead of the oldest turns: %s", retried)
+			n := started[0].Requests
+			reqs := h.script(p).Requests()[start:]
+			if len(reqs) != n+2 || reqs[0].Rejection == "" {
+				t.Fatalf("%d requests; want one refused, %d summarising, one retried", len(reqs), n)
 			}
-			for i, r := range reqs[n-2:] {
+			for i, r := range reqs[1:] {
 				if r.Rejection != "" {
-					t.Errorf("request %d after the refusal was refused too: %s", i, r.Rejection)
+					t.Errorf("request %d after the refusal refused: %s", i+1, r.Rejection)
 				}
+			}
+			summarising, retried := string(reqs[1].Body), string(reqs[n+1].Body)
+			if !strings.Contains(summarising, summaryAsk) || !strings.Contains(summarising, "question-0") {
+				t.Errorf("summarising request lacks the oldest turn: %.400s", summarising)
+			}
+			if strings.Contains(retried, "question-0") || !strings.Contains(retried, "SUMMARY: the first question.") ||
+				!strings.Contains(retried, "question-4") {
+				t.Errorf("retried request should carry the summary instead of the oldest turn: %.400s", retried)
 			}
 			if r := eventsOf[agent.Retrying](sink); len(r) != 1 || r[0].Reason != "context_too_large" {
 				t.Errorf("Retrying events %+v; want one for context_too_large", r)
@@ -81,13 +113,22 @@ func TestTooLongCompactsOnceAndRetries(t *testing.T) {
 			after := h.messages()
 			sums := summaries(after)
 			if len(sums) != 1 || sums[0].Summary.Reason != chat.SummaryTooLong || sums[0].Summary.Window <= 0 ||
-				sums[0].Usage == nil || sums[0].Provider != p {
-				t.Fatalf("summary nodes %+v; want one too_long node with a learnt window and the summarising usage", sums)
+				sums[0].Summary.Window >= 100_000 || sums[0].Usage == nil || sums[0].Provider != p {
+				t.Fatalf("summary nodes %+v; want one too_long node with the window learnt and the summarising usage", sums)
 			}
 			if len(after) != len(before)+3 || after[0].Text() != "question-0" {
 				t.Errorf("stored history changed: %d → %d messages (want the question, the summary and the answer added)", len(before), len(after))
 			}
-
+			// The next turn is sized by what was learnt: nothing is refused.
+			h.script(p).Push(fakescript.Reply{Text: "and again"})
+			if _, err := h.run(t.Context(), user("question-5"), nil); err != nil {
+				t.Fatal(err)
+			}
+			for _, r := range h.script(p).Requests()[start+n+2:] {
+				if r.Rejection != "" {
+					t.Errorf("the next turn was refused: %s", r.Rejection)
+				}
+			}
 		})
 	}
 }
@@ -96,25 +137,25 @@ func TestTooLongCompactsOnceAndRetries(t *testing.T) {
 // the turn with the refusal; the agent does not loop.
 func TestTooLongTwiceEndsTheTurn(t *testing.T) {
 	t.Parallel()
-	p := chat.ProviderAnthropic
+	p := chat.ProviderGemini
 	h := newHarness(t, p)
-	fourTurns(t, h, p)
-	h.script(p).Push(fakescript.Reply{Error: "context_too_large"}, fakescript.Reply{Text: "SUMMARY"},
-		fakescript.Reply{Error: "context_too_large"}, fakescript.Reply{Text: "never asked"})
+	staleWindow(t, h, p)
+	start := len(h.script(p).Requests())
+	h.script(p).Push(fakescript.Reply{Error: "context_too_large"}, fakescript.Reply{Text: "never asked"})
 	sink := &recSink{}
 	_, err := h.run(t.Context(), user("question-4"), sink)
 	if pe, ok := chat.AsProviderError(err); !ok || pe.Kind != chat.ProviderKindContextTooLarge {
 		t.Fatalf("Run error = %v; want the second refusal", err)
 	}
-	if n := len(eventsOf[agent.CompactionStarted](sink)); n != 1 {
-		t.Errorf("%d compactions; want 1", n)
+	started := eventsOf[agent.CompactionStarted](sink)
+	if len(started) != 1 {
+		t.Fatalf("compactions %+v; want 1", started)
 	}
-	if next := h.script(p).Next(); next.Text != "never asked" {
-		t.Errorf("the agent sent more requests after the second refusal")
+	if n := len(h.script(p).Requests()) - start; n != started[0].Requests+2 || h.script(p).Next().Text != "never asked" {
+		t.Errorf("%d requests; want the refused one, the summarising ones and the refused retry", n)
 	}
 }
 
-// longAnswer is a reply of about 120 estimated tokens.
 func longAnswer(i int) string {
 	return fmt.Sprintf("answer-%d: ", i) + strings.Repeat("the retry loop backs off on 429s and honours retry-after; ", 6)
 }

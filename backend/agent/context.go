@@ -88,7 +88,7 @@ func (r *run) compactTooLong(ctx context.Context, at *attempt, err error, st *st
 		return "", err
 	}
 	st.compacted = true
-	learnt := learnFromRefusal(pe, at.use)
+	learnt := learnFromRefusal(pe, at.use, at.info)
 	b := budgetFor(at.info, r.a.CompactThreshold(), learnt)
 	cerr := r.compact(ctx, at.sess, at.info, compaction{reason: chat.SummaryTooLong, budget: b, learnt: learnt})
 	if cerr != nil {
@@ -104,13 +104,20 @@ func (r *run) compactTooLong(ctx context.Context, at *attempt, err error, st *st
 // of a request estimated at use.Tokens shows. A refusal that gives the
 // provider's count and window scales the window by how the two counts
 // compare (the provider counted Tokens where the agent estimated
-// use.Tokens); one that does not (OpenAI) puts the limit a tenth below
-// what was refused.
-func learnFromRefusal(pe *chat.ProviderError, use ContextUse) int64 {
+// use.Tokens), never up: the answer's reserve is in the provider's
+// tokens, and a window scaled up would leave it short. One that gives no
+// numbers (OpenAI) yields the window whose limit is a tenth below what was
+// refused.
+func learnFromRefusal(pe *chat.ProviderError, use ContextUse, info chat.ModelInfo) int64 {
 	if pe.Tokens > 0 && pe.Window > 0 && use.Tokens > 0 {
-		return max(pe.Window*use.Tokens/pe.Tokens, 1)
+		return max(pe.Window*min(use.Tokens, pe.Tokens)/pe.Tokens, 1)
 	}
-	return max(use.Tokens*9/10+use.Reserve, 1)
+	limit := use.Tokens * 9 / 10
+	window := limit * 4 / 3 // a quarter of it for the answer (budgetFor)
+	if out := int64(info.MaxOutputTokens); out > 0 && window/4 > out {
+		window = limit + out
+	}
+	return max(window, 1)
 }
 
 // Context measures what the session's next request would carry against
