@@ -261,6 +261,7 @@ func (rc *recorder) record(i int, res chat.ToolResult, d time.Duration) {
 	if rc.n == len(rc.calls) {
 		m.Status = chat.StatusComplete
 	}
+	m.Tokens = chat.EstimateTokens(m)
 	if err := rc.r.write(rc.ctx, &m); err != nil {
 		if rc.err == nil {
 			rc.err = fmt.Errorf("agent: save tool results: %w", err)

@@ -163,8 +163,16 @@ func (d Decision) String() string {
 type Store interface {
 	Session(ctx context.Context, id string) (chat.Session, error)
 	UpdateSession(ctx context.Context, id string, fn func(*chat.Session) error) (chat.Session, error)
-	// Messages returns the session's active branch, oldest first.
-	Messages(ctx context.Context, sessionID string) ([]chat.Message, error)
+	// ActiveTail returns the session and the end of its active branch,
+	// oldest first: the messages from its head back for as long as keep
+	// reports true (the first one it refuses is left out), read in one
+	// transaction. Only those are decoded.
+	ActiveTail(ctx context.Context, sessionID string, keep func(chat.Message) bool) (chat.Session, []chat.Message, error)
+	// Message returns one message by Seq; OnActivePath reports whether it
+	// is on the active branch (an edit of a message older than the tail
+	// the agent holds).
+	Message(ctx context.Context, sessionID string, seq uint64) (chat.Message, error)
+	OnActivePath(ctx context.Context, sessionID string, seq uint64) (bool, error)
 	// AppendMessage adds msg after the session's head (the last message of
 	// its active branch) and moves the head to it.
 	AppendMessage(ctx context.Context, sessionID string, msg chat.Message) (chat.Message, error)

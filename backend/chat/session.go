@@ -56,6 +56,11 @@ type Session struct {
 	// root to it. Only the store's message methods move it.
 	Head uint64 `json:"head,omitempty"`
 
+	// Usage adds up the Usage of every message stored in the session, on
+	// every branch, summary nodes included: what the chat has cost. Only
+	// the store's message methods change it.
+	Usage Usage `json:"usage,omitzero"`
+
 	CreatedAt time.Time `json:"createdAt"`
 	UpdatedAt time.Time `json:"updatedAt"`
 }

@@ -41,6 +41,20 @@ func TestMain(m *testing.M) {
 		fmt.Println("Server v1.0 listening on stdio")
 		fmt.Println("ready.")
 		time.Sleep(time.Hour)
+	case "many": // 1,000 tools, for the figures at scale
+		srv := server.NewMCPServer("many", "1.0.0")
+		for i := range 1000 {
+			srv.AddTool(mcpgo.NewTool(fmt.Sprintf("tool_%04d", i), mcpgo.WithDescription(fmt.Sprintf("Generated tool number %d, which does nothing useful.", i)),
+				mcpgo.WithString("path", mcpgo.Required(), mcpgo.Description("A file path."))),
+				func(context.Context, mcpgo.CallToolRequest) (*mcpgo.CallToolResult, error) {
+					return mcpgo.NewToolResultText("ok"), nil
+				})
+		}
+		if err := server.ServeStdio(srv); err != nil {
+			fmt.Fprintln(os.Stderr, err)
+			os.Exit(2)
+		}
+		os.Exit(0)
 	case "hostile", "hostile-deep":
 		if err := server.ServeStdio(hostile.New(hostile.Options{DeepSchema: mode == "hostile-deep"})); err != nil {
 			fmt.Fprintln(os.Stderr, err)

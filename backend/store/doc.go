@@ -14,7 +14,11 @@
 //	    version     -> uint64, big-endian        last migration applied
 //	sessions/
 //	    <sessionID> -> JSON chat.Session         head: seq of the active
-//	                                             branch's last message
+//	                                             branch's last message;
+//	                                             usage: the sum of its
+//	                                             messages' usage (every
+//	                                             branch), kept by the
+//	                                             message methods
 //	messages/
 //	    <sessionID>/                             one bucket per session
 //	        <seq>   -> JSON chat.Message         seq: uint64 big-endian from
@@ -43,6 +47,10 @@
 //	                                             name ref; the last one deleted
 //	                                             deletes the bytes
 //
+// A message may be a summary node (chat.RoleSummary): the agent stores one
+// on the branch when it compacts the conversation, and it stands in for the
+// older messages in requests only; the store keeps it like any message.
+//
 // A session's messages form a tree (see branches.go). Editing a message
 // stores a sibling with the same parent (ForkMessage) and keeps the old
 // continuation; the session's head says which branch is shown and sent.
@@ -54,6 +62,11 @@
 // stored apart (blobs.go): the message record keeps its Ref and Size.
 // Messages, which the agent renders requests from, puts the bytes back;
 // pages read for the UI keep only the ref, and Blob reads the bytes.
+//
+// Reading a long branch need not read all of it: ActiveTail decodes only
+// the end of the branch a caller asks for (the agent reads back to the
+// latest summary node), and PathMessages yields the branch message by
+// message in short transactions (export).
 //
 // Values are JSON through getJSON and putJSON. Bytes read from bbolt are only
 // valid inside their transaction, so every read decodes or copies before the

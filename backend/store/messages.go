@@ -66,6 +66,9 @@ func (s *Store) appendMessage(ctx context.Context, sessionID string, msg chat.Me
 		}
 		sess.Head = seq
 		sess.UpdatedAt = later(now(), sess.UpdatedAt)
+		if msg.Usage != nil {
+			sess.Usage.Add(*msg.Usage)
+		}
 		return putJSON(sessions, []byte(sessionID), sess)
 	})
 	if err != nil {
@@ -78,7 +81,8 @@ func (s *Store) appendMessage(ctx context.Context, sessionID string, msg chat.Me
 // checkpoint a streaming reply or to record its final state. The message
 // keeps its place in the tree: the stored Parent wins over msg.Parent, and
 // the session's Head does not move, so a message off the active branch can
-// be rewritten too.
+// be rewritten too. The session's Usage follows the change of the
+// message's.
 func (s *Store) PutMessage(ctx context.Context, sessionID string, msg chat.Message) error {
 	err := s.update(ctx, func(tx *bolt.Tx) error {
 		b, err := sessionMessages(tx, sessionID, false)
@@ -88,19 +92,31 @@ func (s *Store) PutMessage(ctx context.Context, sessionID string, msg chat.Messa
 		if b == nil || msg.Seq == 0 {
 			return fmt.Errorf("message %d: %w", msg.Seq, chat.ErrNotFound)
 		}
-		parent, err := parentOf(b, msg.Seq)
+		k := seqKey(msg.Seq)
+		raw := b.Get(k)
+		if raw == nil {
+			return fmt.Errorf("message %d: %w", msg.Seq, chat.ErrNotFound)
+		}
+		old, err := decodeLink(k, raw)
 		if err != nil {
 			return err
 		}
-		msg.Parent = parent
+		msg.Parent = old.Parent
 		stored, err := stashBlobs(tx, sessionID, msg)
 		if err != nil {
 			return err
 		}
-		if err := putJSON(b, seqKey(msg.Seq), stored); err != nil {
+		if err := putJSON(b, k, stored); err != nil {
 			return err
 		}
-		return touchSession(tx, sessionID)
+		return touchSession(tx, sessionID, func(u *chat.Usage) {
+			if old.Usage != nil {
+				u.Sub(*old.Usage)
+			}
+			if msg.Usage != nil {
+				u.Add(*msg.Usage)
+			}
+		})
 	})
 	if err != nil {
 		return fmt.Errorf("store: put message in session %s: %w", sessionID, err)
@@ -153,8 +169,9 @@ func sessionMessages(tx *bolt.Tx, sessionID string, create bool) (*bolt.Bucket, 
 	return all.CreateBucketIfNotExists([]byte(sessionID))
 }
 
-// touchSession moves the session's UpdatedAt forward.
-func touchSession(tx *bolt.Tx, sessionID string) error {
+// touchSession moves the session's UpdatedAt forward and lets usage adjust
+// its Usage.
+func touchSession(tx *bolt.Tx, sessionID string, usage func(*chat.Usage)) error {
 	b, err := mustBucket(tx, bucketSessions)
 	if err != nil {
 		return err
@@ -164,6 +181,7 @@ func touchSession(tx *bolt.Tx, sessionID string) error {
 		return err
 	}
 	sess.UpdatedAt = later(now(), sess.UpdatedAt)
+	usage(&sess.Usage)
 	return putJSON(b, []byte(sessionID), sess)
 }
 

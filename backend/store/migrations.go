@@ -28,6 +28,7 @@ var migrations = []migration{
 	{version: 2, name: "link messages into a tree", migrate: linkMessages},
 	{version: 3, name: "create the catalogs bucket", migrate: createCatalogs},
 	{version: 4, name: "keep attachment bytes apart, once", migrate: moveAttachmentBytes},
+	{version: 5, name: "add up each session's usage", migrate: sumSessionUsage},
 }
 
 // SchemaVersion is the version a fully migrated file has.
@@ -298,6 +299,50 @@ func runMigrations(tx *bolt.Tx, from uint64, ms []migration) error {
 		}
 		if err := meta.Put(keyVersion, seqKey(m.version)); err != nil {
 			return err
+		}
+	}
+	return nil
+}
+
+// sumSessionUsage sets each session's usage to the sum of its messages'
+// (every branch), which AppendMessage and PutMessage keep up to date from
+// then on. The session record is patched as a generic JSON object.
+func sumSessionUsage(tx *bolt.Tx) error {
+	all, err := mustBucket(tx, bucketMessages)
+	if err != nil {
+		return err
+	}
+	sessions, err := mustBucket(tx, bucketSessions)
+	if err != nil {
+		return err
+	}
+	totals := map[string]chat.Usage{}
+	err = all.ForEachBucket(func(id []byte) error {
+		var total chat.Usage
+		err := all.Bucket(id).ForEach(func(k, raw []byte) error {
+			if raw == nil {
+				return nil
+			}
+			l, err := decodeLink(k, raw)
+			if err == nil && l.Usage != nil {
+				total.Add(*l.Usage)
+			}
+			return err
+		})
+		if err != nil {
+			return fmt.Errorf("session %s: %w", id, err)
+		}
+		if !total.IsZero() && sessions.Get(id) != nil {
+			totals[string(id)] = total
+		}
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	for id, total := range totals {
+		if err := patchJSON(sessions, []byte(id), "usage", total); err != nil {
+			return fmt.Errorf("session %s: %w", id, err)
 		}
 	}
 	return nil

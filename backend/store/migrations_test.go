@@ -111,6 +111,36 @@ var migrationTests = map[uint64]func(t *testing.T, db *bolt.DB){
 			t.Errorf("Blob after deleting one of its two sessions: %v; want it kept", err)
 		}
 	},
+	5: func(t *testing.T, db *bolt.DB) {
+		s := &Store{db: db}
+		ctx := t.Context()
+		tests := []struct {
+			id   string
+			want chat.Usage
+		}{
+			// Both branches and a superseded attempt count: each was paid for.
+			{"spent", chat.Usage{InputTokens: 600, OutputTokens: 60, ReasoningTokens: 6, CacheReadTokens: 300}},
+			{"free", chat.Usage{}},
+		}
+		for _, tt := range tests {
+			sess, err := s.Session(ctx, tt.id)
+			if err != nil || sess.Usage != tt.want || sess.Title != "Old "+tt.id {
+				t.Errorf("session %s = usage %+v title %q, %v; want %+v and the title kept", tt.id, sess.Usage, sess.Title, err, tt.want)
+			}
+		}
+		// From then on the store keeps the total.
+		m, err := s.AppendMessage(ctx, "spent", chat.Message{Role: chat.RoleAssistant, Usage: &chat.Usage{InputTokens: 1}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		m.Usage = &chat.Usage{InputTokens: 5}
+		if err := s.PutMessage(ctx, "spent", m); err != nil {
+			t.Fatal(err)
+		}
+		if sess, _ := s.Session(ctx, "spent"); sess.Usage.InputTokens != 605 {
+			t.Errorf("usage after a new reply rewritten = %+v; want 605 input tokens", sess.Usage)
+		}
+	},
 }
 
 // migrationSeeds write data in the layout of the version before a
@@ -118,6 +148,7 @@ var migrationTests = map[uint64]func(t *testing.T, db *bolt.DB){
 var migrationSeeds = map[uint64]func(tx *bolt.Tx) error{
 	2: seedLinearHistory,
 	4: seedInlineFiles,
+	5: seedUsage,
 }
 
 // bigFile is a file's bytes large enough to leave the record (blobMin).
@@ -260,4 +291,39 @@ func TestMigrationFailureRollsBack(t *testing.T) {
 		}
 		return nil
 	})
+}
+
+// seedUsagewrites two sessions in schema 4: "spent" with replies on two
+// branches (one of them superseded) that carry usage, "free" with none.
+func seedUsage(tx *bolt.Tx) error {
+	sessions, msgs := tx.Bucket(bucketSessions), tx.Bucket(bucketMessages)
+	records := map[string][]string{
+		"spent": {
+			`{"seq":1,"id":"u1","role":"user","parts":[{"type":"text","text":"hi"}],"status":"complete","createdAt":"2026-01-02T03:04:05Z"}`,
+			`{"seq":2,"parent":1,"id":"a1","role":"assistant","status":"superseded","usage":{"inputTokens":100,"outputTokens":10},"createdAt":"2026-01-02T03:04:05Z"}`,
+			`{"seq":3,"parent":1,"id":"a2","role":"assistant","status":"complete","usage":{"inputTokens":200,"outputTokens":20,"reasoningTokens":6,"cacheReadTokens":100},"createdAt":"2026-01-02T03:04:05Z"}`,
+			`{"seq":4,"id":"u2","role":"user","parts":[{"type":"text","text":"edited"}],"status":"complete","createdAt":"2026-01-02T03:04:05Z"}`,
+			`{"seq":5,"parent":4,"id":"a3","role":"assistant","status":"complete","usage":{"inputTokens":300,"outputTokens":30,"cacheReadTokens":200},"createdAt":"2026-01-02T03:04:05Z"}`,
+		},
+		"free": {`{"seq":1,"id":"u1","role":"user","parts":[{"type":"text","text":"hi"}],"status":"complete","createdAt":"2026-01-02T03:04:05Z"}`},
+	}
+	for id, recs := range records {
+		sess := fmt.Sprintf(`{"id":%q,"title":"Old %s","head":%d,"toolsRevision":1,"createdAt":"2026-01-02T03:04:05Z","updatedAt":"2026-01-02T03:04:06Z"}`, id, id, len(recs))
+		if err := sessions.Put([]byte(id), []byte(sess)); err != nil {
+			return err
+		}
+		b, err := msgs.CreateBucket([]byte(id))
+		if err != nil {
+			return err
+		}
+		for i, rec := range recs {
+			if _, err := b.NextSequence(); err != nil {
+				return err
+			}
+			if err := b.Put(seqKey(uint64(i+1)), []byte(rec)); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
 }

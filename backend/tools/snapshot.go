@@ -240,13 +240,6 @@ func (s Snapshot) Lookup(canonical string) (Entry, bool) {
 	return s.Entries[i], true
 }
 
-// clone copies the slices, so the caller's copy survives later changes.
-func (s Snapshot) clone() Snapshot {
-	s.Entries = slices.Clone(s.Entries)
-	s.Found = slices.Clone(s.Found)
-	return s
-}
-
 // build makes a snapshot from entries (copied and sorted): exposed names
 // for every provider, indexes, and found pruned to tools that still exist.
 func (r *Registry) build(sessionID string, rev int64, entries []Entry, found []string) Snapshot {

@@ -86,6 +86,9 @@ type exchange struct {
 	rec        fakescript.Recorded
 	codeAssist bool
 	model      string
+	// inputTokens is the prompt's size as the fake counts it
+	// (fakescript.CountJSON).
+	inputTokens int
 }
 
 func (s *Server) newExchange(w http.ResponseWriter, r *http.Request, codeAssist bool) (*exchange, []byte) {
@@ -247,14 +250,25 @@ func (s *Server) decode(r *http.Request, body []byte, typ string) (any, *rejecti
 // serve validates the content rules and streams the scripted reply.
 func (s *Server) serve(x *exchange, req *request, raw map[string]any) {
 	rawTools, _ := raw["tools"].([]any)
-	if rj := validate(req, rawTools, definition(x.model), x.codeAssist); rj != nil {
+	def := definition(x.model)
+	rj := validate(req, rawTools, def, x.codeAssist)
+	x.inputTokens = fakescript.CountJSON(x.rec.Body)
+	if window := s.Script.Window(def.input); rj == nil && window > 0 && x.inputTokens > window {
+		// docs/providers/gemini.md §Errors: Code Assist's array form has
+		// the legacy errors list, the Gemini API's answer does not.
+		rj = invalid("context: input over the window", msgTooManyTokensFormat, x.inputTokens, window)
+		if !x.codeAssist {
+			rj.err.Errors = nil
+		}
+	}
+	if rj != nil {
 		if x.codeAssist {
 			rj = wrap(rj)
 		}
 		s.reject(x, rj)
 		return
 	}
-	s.reply(x, req, s.Script.Next())
+	s.reply(x, req, s.Script.NextFor(lastUserText(req.Contents)))
 }
 
 func (s *Server) notFound(w http.ResponseWriter, r *http.Request) {
