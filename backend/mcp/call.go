@@ -9,6 +9,7 @@ import (
 	"log/slog"
 	"time"
 
+	"github.com/mark3labs/mcp-go/client"
 	"github.com/mark3labs/mcp-go/client/transport"
 	mcpgo "github.com/mark3labs/mcp-go/mcp"
 
@@ -124,6 +125,8 @@ func (s *Supervisor) callError(ctx context.Context, r *runner, l *link, err erro
 	switch {
 	case errors.As(err, &timeout):
 		return fmt.Sprintf("the %s server gave %s; the call was cancelled", name, timeout.Error())
+	case errors.Is(err, client.ErrMaxInputRoundTripsExceeded):
+		return fmt.Sprintf("the %s server kept asking for more input: Maestro answered %d rounds and stopped the call (%v)", name, MaxInputRounds, err)
 	case ctx.Err() != nil:
 		return "cancelled: the call was stopped before the server answered"
 	case errors.Is(err, chat.ErrAuthRequired), errors.As(err, &authErr):

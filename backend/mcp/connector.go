@@ -36,12 +36,11 @@ const (
 const (
 	DefaultInitTimeout = 30 * time.Second
 	DefaultCallTimeout = 60 * time.Second
-	// DefaultProtocolVersion is the protocol version a connector asks for
-	// unless it names another. mcp-go would first probe with server/discover
-	// (2026-07-28), which servers that answer unknown methods with an empty
-	// success take for a modern handshake; pinning skips the probe.
-	DefaultProtocolVersion = "2025-11-25"
-	// ProtocolAuto lets mcp-go negotiate, probe included.
+	// DefaultProtocolVersion is the old-era version: the one asked for with
+	// initialize when a server does not speak ProtocolModern (era.go).
+	DefaultProtocolVersion = ProtocolLegacy
+	// ProtocolAuto, like "", speaks the newest era the server does: a
+	// checked server/discover probe, then initialize (era.go).
 	ProtocolAuto = "auto"
 )
 
@@ -82,8 +81,11 @@ type Connector struct {
 	// between two progress notifications (DefaultCallTimeout when 0).
 	InitTimeoutSeconds int `json:"initTimeoutSeconds,omitempty"`
 	CallTimeoutSeconds int `json:"callTimeoutSeconds,omitempty"`
-	// ProtocolVersion to ask for: "" for DefaultProtocolVersion, or
-	// ProtocolAuto.
+	// ProtocolVersion overrides the negotiation for a server that
+	// misbehaves: "" or ProtocolAuto probe for 2026-07-28 and fall back to
+	// initialize; a version pins it (a 2026-07-28 pin fails to start on an
+	// old server, an older one never probes). ConnectorStatus.Protocol says
+	// what was negotiated.
 	ProtocolVersion string `json:"protocolVersion,omitempty"`
 	// LogLevel is sent with logging/setLevel after initialize ("" sends
 	// nothing and the server logs at its default).

@@ -1,7 +1,6 @@
 package mcp
 
 import (
-	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
@@ -34,6 +33,7 @@ type link struct {
 	wire   *wire
 	proc   *process        // stdio only
 	http   *http.Transport // remote only
+	hc     *http.Client    // streamable HTTP only: the probe's client too
 	cancel context.CancelFunc
 
 	serverInfo mcpgo.Implementation
@@ -54,6 +54,11 @@ type link struct {
 	order   []*callState          // running calls, oldest first
 	closeMu sync.Once
 }
+
+// callKey marks a call's context with its callState, so the answers to a
+// Multi Round-Trip request, which mcp-go asks for on that context, know
+// their call.
+type callKey struct{}
 
 // tokens numbers progress tokens across links.
 var tokens atomic.Int64
@@ -100,13 +105,7 @@ func (r *runner) connect(ctx context.Context, cfg Connector) (*link, []mcpgo.Too
 	l.wire = &wire{inner: inner, onLost: l.markLost}
 
 	caps := r.sup.capabilities()
-	opts := []client.ClientOption{client.WithClientCapabilities(caps)}
-	pin := cmp.Or(cfg.ProtocolVersion, DefaultProtocolVersion)
-	if pin == ProtocolAuto {
-		pin = ""
-	} else {
-		opts = append(opts, client.WithProtocolVersion(pin))
-	}
+	opts := []client.ClientOption{client.WithClientCapabilities(caps), client.WithMaxInputRoundTrips(MaxInputRounds)}
 	h := handlers{l}
 	if r.sup.sampler != nil {
 		opts = append(opts, client.WithSamplingHandler(h))
@@ -120,13 +119,20 @@ func (r *runner) connect(ctx context.Context, cfg Connector) (*link, []mcpgo.Too
 	if err := l.client.Start(linkCtx); err != nil {
 		return nil, nil, l.failStart(fmt.Errorf("start the transport: %w", err), initCtx)
 	}
+	version, err := l.chooseVersion(initCtx)
+	if err != nil {
+		return nil, nil, l.failStart(fmt.Errorf("server/discover: %w", err), initCtx)
+	}
 	res, err := l.client.Initialize(initCtx, mcpgo.InitializeRequest{Params: mcpgo.InitializeParams{
-		ProtocolVersion: pin,
+		ProtocolVersion: version,
 		ClientInfo:      r.sup.client,
 		Capabilities:    caps,
 	}})
 	if err != nil {
 		return nil, nil, l.failStart(fmt.Errorf("initialize: %w", err), initCtx)
+	}
+	if IsModern(version) && !IsModern(res.ProtocolVersion) {
+		return nil, nil, l.failStart(fmt.Errorf("the connector asks for protocol %s, which the server does not speak (it offered %s)", version, res.ProtocolVersion), initCtx)
 	}
 	l.serverInfo, l.caps, l.protocol = res.ServerInfo, res.Capabilities, res.ProtocolVersion
 	if cfg.LogLevel != "" && l.caps.Logging != nil {
@@ -207,6 +213,9 @@ func (l *link) transport(ctx context.Context) (transport.Interface, error) {
 		}
 		rt = boundedTransport{next: rt, lim: sup.readLimits, note: l.readNote}
 		hc := &http.Client{Transport: rt}
+		if cfg.kind() == TransportHTTP {
+			l.hc = hc
+		}
 		logger := slog.New(&linkLogHandler{r: l.r})
 		if cfg.kind() == TransportSSE {
 			t, err := transport.NewSSE(cfg.URL, transport.WithHeaders(cfg.Headers),
@@ -429,11 +438,17 @@ func (l *link) callByToken(token string) *callState {
 	return l.calls[token]
 }
 
-// origin is the latest call in flight, as the origin of a server request.
 // originCall is the origin of a server request: the connector, and the
-// latest call running on it (nil if none).
-func (l *link) originCall() (Origin, *callState) {
+// call it is made for. A Multi Round-Trip request is answered on the
+// call's own context, which names the call; an old-era server request names
+// none, and is taken for the latest call running on the connector (nil if
+// none).
+func (l *link) originCall(ctx context.Context) (Origin, *callState) {
 	o := Origin{ConnectorID: l.cfg.ID, ConnectorName: l.cfg.DisplayName()}
+	if cs, ok := ctx.Value(callKey{}).(*callState); ok {
+		o.SessionID, o.CallID = cs.origin.SessionID, cs.origin.CallID
+		return o, cs
+	}
 	l.callsMu.Lock()
 	defer l.callsMu.Unlock()
 	if n := len(l.order); n > 0 {
@@ -449,7 +464,7 @@ func (l *link) originCall() (Origin, *callState) {
 // made for ends: the user's answer is waited for within the call's timeout,
 // and Stop or a timeout withdraws the question. stop must be called.
 func (l *link) requestScope(ctx context.Context) (o Origin, scoped context.Context, stop func()) {
-	o, cs := l.originCall()
+	o, cs := l.originCall(ctx)
 	if cs == nil || cs.ctx == nil {
 		return o, ctx, func() {}
 	}
@@ -522,6 +537,7 @@ func (l *link) call(ctx context.Context, tool string, args json.RawMessage, time
 	}
 	ctx, cancel := context.WithCancelCause(ctx)
 	defer cancel(nil)
+	ctx = context.WithValue(ctx, callKey{}, cs)
 	cs.ctx = ctx
 	cs.mu.Lock()
 	cs.timer = time.AfterFunc(timeout, func() { cancel(&callTimeoutError{timeout}) })

@@ -44,9 +44,12 @@ func serveRemote(t *testing.T, addr, kind string, tools ...string) *remoteServer
 	}
 	rs := &remoteServer{addr: ln.Addr().String(), done: make(chan struct{})}
 	var h http.Handler
-	if kind == "sse" {
+	switch kind {
+	case "sse":
 		h = server.NewSSEServer(mcpSrv, server.WithBaseURL("http://"+rs.addr))
-	} else {
+	case "http-legacy": // a server that serves the old era only
+		h = server.NewStreamableHTTPServer(mcpSrv, server.WithStreamableHTTPProtocolVersions(mcpgo.LegacyProtocolVersions()...))
+	default:
 		h = server.NewStreamableHTTPServer(mcpSrv)
 	}
 	rs.srv = &http.Server{Handler: h}

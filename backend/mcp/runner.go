@@ -391,7 +391,7 @@ func (r *runner) serve(ctx context.Context, cfg Connector, l *link) (kicked bool
 			r.reportTools(ctx, cfg, tools)
 		case <-ping:
 			pctx, cancel := context.WithTimeout(ctx, 10*time.Second)
-			err := l.client.Ping(pctx)
+			err := l.ping(pctx)
 			cancel()
 			if err != nil && (connectionGone(err) || errors.Is(err, context.DeadlineExceeded)) {
 				return false, fmt.Errorf("ping failed: %w", err)
