@@ -33,6 +33,22 @@
 //	    <provider>  -> JSON model list           (owned by backend/providers/
 //	                                             catalog): the models the
 //	                                             account can use, when fetched
+////	tasks/
+//	    <connectorID>/<taskID> -> JSON task      (owned by backend/mcp): MCP
+//	                                             tasks, kept so a task still
+//	                                             running at a restart is
+//	                                             followed again or reported lost
+//	trust/
+//	    <kind>/<key> -> JSON record              (owned by backend/tools): the
+//	                                             user's standing tool decisions,
+//	                                             pinned definitions and grants
+//	                                             for every chat
+//	audit/
+//	    <connectorID>/                           one bucket per connector
+//	        <seq>   -> JSON audit record         (owned by backend/mcp): one
+//	                                             tool call each, seq from
+//	                                             NextSequence; the oldest go
+//	                                             past AuditKeep records
 //
 // A session's messages form a tree (see branches.go). Editing a message
 // stores a sibling with the same parent (ForkMessage) and keeps the old

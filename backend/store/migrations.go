@@ -26,6 +26,7 @@ var migrations = []migration{
 	{version: 1, name: "create the top-level buckets", migrate: createBuckets},
 	{version: 2, name: "link messages into a tree", migrate: linkMessages},
 	{version: 3, name: "create the catalogs bucket", migrate: createCatalogs},
+	{version: 4, name: "create the tasks, trust and audit buckets", migrate: createTrustBuckets},
 }
 
 // SchemaVersion is the version a fully migrated file has.
@@ -44,6 +45,18 @@ func createBuckets(tx *bolt.Tx) error {
 func createCatalogs(tx *bolt.Tx) error {
 	if _, err := tx.CreateBucketIfNotExists(bucketCatalogs); err != nil {
 		return fmt.Errorf("create bucket %s: %w", bucketCatalogs, err)
+	}
+	return nil
+}
+
+// createTrustBuckets adds the buckets of MCP tasks, of the user's standing
+// tool decisions (pins, grants for every chat) and of the tool-call audit
+// log.
+func createTrustBuckets(tx *bolt.Tx) error {
+	for _, name := range [][]byte{bucketTasks, bucketTrust, bucketAudit} {
+		if _, err := tx.CreateBucketIfNotExists(name); err != nil {
+			return fmt.Errorf("create bucket %s: %w", name, err)
+		}
 	}
 	return nil
 }

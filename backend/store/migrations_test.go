@@ -78,12 +78,36 @@ var migrationTests = map[uint64]func(t *testing.T, db *bolt.DB){
 			t.Errorf("ModelList = %+v, %v; want the list just kept", got, err)
 		}
 	},
+	4: func(t *testing.T, db *bolt.DB) {
+		ctx := t.Context()
+		s := &Store{db: db}
+		// The new buckets take their records; the old ones are untouched.
+		if err := s.PutTask(ctx, "c1", "t1", map[string]string{"status": "working"}); err != nil {
+			t.Fatal(err)
+		}
+		if err := s.PutTrustRecord(ctx, "pin", "c1/tool", map[string]string{"hash": "h"}); err != nil {
+			t.Fatal(err)
+		}
+		if err := s.AppendAudit(ctx, "c1", map[string]string{"tool": "x"}); err != nil {
+			t.Fatal(err)
+		}
+		tasks, err := s.Tasks(ctx)
+		if err != nil || len(tasks) != 1 {
+			t.Errorf("Tasks = %s, %v; want one", tasks, err)
+		}
+		if _, err := s.Session(ctx, "kept"); err != nil {
+			t.Errorf("the session stored before migration 4: %v", err)
+		}
+	},
 }
 
 // migrationSeeds write data in the layout of the version before a
 // migration, so its test can check what the migration made of it.
 var migrationSeeds = map[uint64]func(tx *bolt.Tx) error{
 	2: seedLinearHistory,
+	4: func(tx *bolt.Tx) error {
+		return tx.Bucket(bucketSessions).Put([]byte("kept"), []byte(`{"id":"kept","title":"Before 4","toolsRevision":1}`))
+	},
 }
 
 // seedLinearHistory writes sessions as schema 1 stored them: messages with
