@@ -33,7 +33,7 @@
 //	    <provider>  -> JSON model list           (owned by backend/providers/
 //	                                             catalog): the models the
 //	                                             account can use, when fetched
-////	tasks/
+//	tasks/
 //	    <connectorID>/<taskID> -> JSON task      (owned by backend/mcp): MCP
 //	                                             tasks, kept so a task still
 //	                                             running at a restart is
