@@ -104,7 +104,12 @@ func (s *Supervisor) call(ctx context.Context, snap tools.Snapshot, req CallRequ
 		args = []byte("{}")
 	}
 	origin := Origin{ConnectorID: e.ConnectorID, ConnectorName: e.ServerName, SessionID: req.SessionID, CallID: req.CallID}
-	out, err := l.call(ctx, e.Tool, args, l.cfg.CallTimeout(), origin, req.OnProgress)
+	var out *mcpgo.CallToolResult
+	if r.taskSupport(l, e.Tool) != "" {
+		out, err = s.callTask(ctx, r, l, e, args, origin, req.OnProgress)
+	} else {
+		out, err = l.call(ctx, e.Tool, args, l.cfg.CallTimeout(), origin, req.OnProgress)
+	}
 	if err != nil {
 		return fail(s.callError(ctx, r, l, err)), e.ServerName, e.Canonical
 	}

@@ -40,6 +40,9 @@ func (h handlers) Elicit(ctx context.Context, req mcpgo.ElicitationRequest) (*mc
 	p := req.Params
 	origin, ctx, stop := h.l.requestScope(ctx)
 	defer stop()
+	if o, ok := h.l.taskOrigin(p.Meta); ok {
+		origin = o // asked while a task runs: the call that started it
+	}
 	er := ElicitationRequest{Origin: origin, Mode: cmp.Or(p.Mode, ElicitForm), Message: p.Message}
 	switch er.Mode {
 	case ElicitForm:

@@ -34,7 +34,10 @@ type link struct {
 	proc   *process        // stdio only
 	http   *http.Transport // remote only
 	hc     *http.Client    // streamable HTTP only: the probe's client too
-	cancel context.CancelFunc
+	// session, for a link that follows a task again (tasks.go), is the
+	// old-era HTTP session the task lives in.
+	session string
+	cancel  context.CancelFunc
 
 	serverInfo mcpgo.Implementation
 	caps       mcpgo.ServerCapabilities
@@ -212,6 +215,7 @@ func (l *link) transport(ctx context.Context) (transport.Interface, error) {
 			rt = l.r.oauth.roundTripper(rt, cfg)
 		}
 		rt = boundedTransport{next: rt, lim: sup.readLimits, note: l.readNote}
+		rt = sessionKeeper{next: rt, l: l}
 		hc := &http.Client{Transport: rt}
 		if cfg.kind() == TransportHTTP {
 			l.hc = hc
@@ -226,11 +230,14 @@ func (l *link) transport(ctx context.Context) (transport.Interface, error) {
 			t.SetConnectionLostHandler(l.markLost)
 			return t, nil
 		}
-		t, err := transport.NewStreamableHTTP(cfg.URL,
-			transport.WithHTTPHeaders(cfg.Headers),
-			transport.WithHTTPBasicClient(hc),
-			transport.WithContinuousListening(), // server → client requests and list_changed outside calls
-			transport.WithHTTPLogger(logger))
+		opts := []transport.StreamableHTTPCOption{transport.WithHTTPHeaders(cfg.Headers),
+			transport.WithHTTPBasicClient(hc), transport.WithHTTPLogger(logger)}
+		if l.session != "" {
+			opts = append(opts, transport.WithSession(l.session))
+		} else {
+			opts = append(opts, transport.WithContinuousListening()) // server → client requests and list_changed outside calls
+		}
+		t, err := transport.NewStreamableHTTP(cfg.URL, opts...)
 		if err != nil {
 			return nil, fmt.Errorf("streamable http transport: %w", err)
 		}
@@ -563,39 +570,3 @@ func (l *link) call(ctx context.Context, tool string, args json.RawMessage, time
 	}
 	return res, nil
 }
-
-// linkLogHandler sends mcp-go's own warnings and errors (a listening
-// stream that failed, a malformed message) to the connector's log, once
-// per message per half minute, since some repeat every second.
-type linkLogHandler struct {
-	r    *runner
-	mu   sync.Mutex
-	last map[string]time.Time
-}
-
-func (h *linkLogHandler) Enabled(_ context.Context, l slog.Level) bool { return l >= slog.LevelWarn }
-
-func (h *linkLogHandler) Handle(_ context.Context, rec slog.Record) error {
-	var b strings.Builder
-	b.WriteString(rec.Message)
-	rec.Attrs(func(a slog.Attr) bool {
-		fmt.Fprintf(&b, " %s=%v", a.Key, a.Value)
-		return true
-	})
-	text := b.String()
-	h.mu.Lock()
-	if h.last == nil {
-		h.last = map[string]time.Time{}
-	}
-	if t, ok := h.last[rec.Message]; ok && time.Since(t) < 30*time.Second {
-		h.mu.Unlock()
-		return nil
-	}
-	h.last[rec.Message] = time.Now()
-	h.mu.Unlock()
-	h.r.log(SourceMaestro, strings.ToLower(rec.Level.String()), "mcp-go", text)
-	return nil
-}
-
-func (h *linkLogHandler) WithAttrs([]slog.Attr) slog.Handler { return h }
-func (h *linkLogHandler) WithGroup(string) slog.Handler      { return h }

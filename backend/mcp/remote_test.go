@@ -36,7 +36,8 @@ func serveRemote(t *testing.T, addr, kind string, tools ...string) *remoteServer
 	if err != nil {
 		t.Fatal(err)
 	}
-	mcpSrv := server.NewMCPServer("remote", "1.0.0", server.WithToolCapabilities(true))
+	mcpSrv := server.NewMCPServer("remote", "1.0.0", server.WithToolCapabilities(true), server.WithTaskCapabilities(true, true, true))
+	addTaskTools(mcpSrv)
 	for _, name := range tools {
 		mcpSrv.AddTool(mcpgo.NewTool(name), func(ctx context.Context, req mcpgo.CallToolRequest) (*mcpgo.CallToolResult, error) {
 			return mcpgo.NewToolResultText("remote " + req.Params.Name), nil

@@ -242,6 +242,8 @@ func (r *runner) run(ctx context.Context, done chan struct{}) {
 	defer r.update(func(st *ConnectorStatus) {
 		*st = ConnectorStatus{ID: r.id, State: StateStopped, StderrTail: st.StderrTail}
 	})
+	var followers sync.WaitGroup // tasks followed again (tasks.go)
+	defer followers.Wait()
 	fails, crashes := 0, 0
 	for {
 		select { // a kick that came while starting is spent
@@ -302,6 +304,7 @@ func (r *runner) run(ctx context.Context, done chan struct{}) {
 		})
 		r.mu.Unlock()
 		r.note("ready: %d tools (%s, protocol %s)", len(tools), l.serverName(), l.protocol)
+		r.resumeTasks(ctx, &followers)
 
 		kicked, lost := r.serve(ctx, cfg, l)
 		r.mu.Lock()

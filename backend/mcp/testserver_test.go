@@ -30,6 +30,11 @@ func TestMain(m *testing.M) {
 			goleak.IgnoreTopFunction("net/http.(*persistConn).readLoop"),
 			goleak.IgnoreTopFunction("net/http.(*persistConn).writeLoop"),
 			goleak.IgnoreTopFunction("internal/poll.runtime_pollWait"),
+			// The in-process HTTP test servers' side of tasks: mcp-go keeps a
+			// goroutine per task until its TTL, and the research tool works
+			// on past a cancelled call. Neither is Maestro's.
+			goleak.IgnoreAnyFunction("github.com/mark3labs/mcp-go/server.(*MCPServer).scheduleTaskCleanup"),
+			goleak.IgnoreAnyFunction("maestro/backend/mcp.addTaskTools.func1"),
 		)
 	case "die":
 		fmt.Fprintln(os.Stderr, "loading config")
@@ -83,7 +88,8 @@ func (e *testEvents) list() []string {
 // tests need.
 func newTestServer(ev *testEvents) *server.MCPServer {
 	srv := server.NewMCPServer("test-server", "1.0.0",
-		server.WithToolCapabilities(true), server.WithLogging())
+		server.WithToolCapabilities(true), server.WithLogging(), server.WithTaskCapabilities(true, true, true))
+	addTaskTools(srv)
 	srv.AddTool(mcpgo.NewTool("echo", mcpgo.WithDescription("Echo the text back"),
 		mcpgo.WithString("text", mcpgo.Required())),
 		func(ctx context.Context, req mcpgo.CallToolRequest) (*mcpgo.CallToolResult, error) {
@@ -243,5 +249,20 @@ func addAskingTools(srv *server.MCPServer) {
 			round := len(req.Params.RequestState)
 			return server.NewInputRequestBuilder(req.Params.RequestState+"x").
 				Elicit(fmt.Sprintf("q%d", round), mcpgo.ElicitationParams{Message: "Again?", RequestedSchema: askForm}).ToolResult(), nil
+		})
+}
+
+// addTaskTools adds "research", a tool that may be called as a task: it
+// works for ms milliseconds, then answers.
+func addTaskTools(srv *server.MCPServer) {
+	srv.AddTool(mcpgo.NewTool("research", mcpgo.WithDescription("Research a topic (a task)"),
+		mcpgo.WithTaskSupport(mcpgo.TaskSupportOptional),
+		mcpgo.WithString("topic", mcpgo.Required()), mcpgo.WithNumber("ms")),
+		func(ctx context.Context, req mcpgo.CallToolRequest) (*mcpgo.CallToolResult, error) {
+			// mcp-go 1.2.1 runs a task on the context of the tools/call that
+			// created it, which ends when the task handle is sent: the work
+			// ignores it (tasks/cancel still marks the task cancelled).
+			time.Sleep(time.Duration(req.GetFloat("ms", 0)) * time.Millisecond)
+			return mcpgo.NewToolResultText("researched " + req.GetString("topic", "")), nil
 		})
 }
