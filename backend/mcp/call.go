@@ -104,11 +104,19 @@ func (s *Supervisor) call(ctx context.Context, snap tools.Snapshot, req CallRequ
 		args = []byte("{}")
 	}
 	origin := Origin{ConnectorID: e.ConnectorID, ConnectorName: e.ServerName, SessionID: req.SessionID, CallID: req.CallID}
-	var out *mcpgo.CallToolResult
-	if r.taskSupport(l, e.Tool) != "" {
-		out, err = s.callTask(ctx, r, l, e, args, origin, req.OnProgress)
-	} else {
-		out, err = l.call(ctx, e.Tool, args, l.cfg.CallTimeout(), origin, req.OnProgress)
+	out, err := s.callOnce(ctx, r, l, e, args, origin, req.OnProgress)
+	for n := 0; n < maxURLElicitationRetries; n++ {
+		var urlErr mcpgo.URLElicitationRequiredError
+		if !errors.As(err, &urlErr) {
+			break
+		}
+		// The server wants pages opened first (2025-11-25): once they are
+		// done, the call is made again.
+		if uerr := (handlers{l}).urlRequired(context.WithValue(ctx, callKey{}, &callState{origin: origin, ctx: ctx}), urlErr); uerr != nil {
+			err = fmt.Errorf("%w: %w", urlErr, uerr)
+			break
+		}
+		out, err = s.callOnce(ctx, r, l, e, args, origin, req.OnProgress)
 	}
 	if err != nil {
 		return fail(s.callError(ctx, r, l, err)), e.ServerName, e.Canonical
@@ -120,6 +128,15 @@ func (s *Supervisor) call(ctx context.Context, snap tools.Snapshot, req CallRequ
 	res = Normalize(out, lim)
 	res.Name = e.Canonical
 	return res, e.ServerName, e.Canonical
+}
+
+// callOnce makes the call, as a task when the server lets the tool run as
+// one (tasks.go).
+func (s *Supervisor) callOnce(ctx context.Context, r *runner, l *link, e tools.Entry, args json.RawMessage, origin Origin, onProgress func(Progress)) (*mcpgo.CallToolResult, error) {
+	if r.taskSupport(l, e.Tool) != "" {
+		return s.callTask(ctx, r, l, e, args, origin, onProgress)
+	}
+	return l.call(ctx, e.Tool, args, l.cfg.CallTimeout(), origin, onProgress)
 }
 
 // callError words a failed call for the model and the user.

@@ -114,9 +114,17 @@ type ElicitationRequest struct {
 	// an answer the way the supervisor will.
 	Form *Form
 	// URL and ElicitationID are for ElicitURL: the user is asked for
-	// consent, and on accept the supervisor opens URL (URLOpener).
+	// consent, and on accept the supervisor opens URL (URLOpener). The
+	// consent shows Server (the server's own name and version, next to
+	// Origin.ConnectorName), the full URL and Domain, its host, with
+	// Punycode set when a label is Punycode (a look-alike can hide there).
+	// Only https URLs (http to a loopback host) are asked about
+	// (urlelicit.go).
 	URL           string
 	ElicitationID string
+	Domain        string
+	Punycode      bool
+	Server        string
 }
 
 // ElicitationAnswer is the user's answer. Content is the form's values for

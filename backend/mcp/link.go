@@ -52,6 +52,8 @@ type link struct {
 	lostMu       sync.Mutex
 	lostCause    error
 
+	urlDone urlDone // URL elicitations waiting for the server's word
+
 	callsMu sync.Mutex
 	calls   map[string]*callState // by progress token
 	order   []*callState          // running calls, oldest first
@@ -408,6 +410,9 @@ func (l *link) onNotification(n mcpgo.JSONRPCNotification) {
 		case l.toolsChanged <- struct{}{}:
 		default:
 		}
+	case string(mcpgo.MethodNotificationElicitationComplete):
+		id, _ := stringOf(f["elicitationId"])
+		l.urlComplete(id)
 	}
 }
 
