@@ -148,7 +148,7 @@ func (t *Trust) Forget(ctx context.Context, connectorID string) error {
 		for _, raw := range raws {
 			var r struct {
 				Definition struct{ Name string } `json:"definition"`
-				Tool       string               `json:"tool"`
+				Tool       string                `json:"tool"`
 			}
 			if json.Unmarshal(raw, &r) != nil {
 				continue
