@@ -173,4 +173,3 @@ func clipText(s string, n int) string {
 	}
 	return s[:cut] + "…" + fmt.Sprintf(" (%d bytes in all)", len(s))
 }
-
