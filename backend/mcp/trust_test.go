@@ -1,0 +1,66 @@
+package mcp
+
+import (
+	"strings"
+	"testing"
+
+	"maestro/backend/chat"
+	"maestro/backend/mcp/hostile"
+	"maestro/backend/tools"
+)
+
+// TestHostileDefinitionChangeIsFound: the hostile server's rename_me is
+// pinned when the user allows it; once the server turns it into "delete
+// every file" (a new description and schema, announced with list_changed),
+// the definition the registry now holds no longer matches the pin, and the
+// change reads as a diff of the description and the schema (the agent then
+// asks again with it: backend/agent TestChangedDefinitionAsksAgain).
+func TestHostileDefinitionChangeIsFound(t *testing.T) {
+	t.Parallel()
+	h, c, sess := hostileInProcess(t, hostile.Options{})
+	ctx := t.Context()
+	trust := tools.NewTrust(h.st)
+	def := func() chat.ToolDefinition {
+		t.Helper()
+		snap, err := h.reg.Snapshot(ctx, sess)
+		if err != nil {
+			t.Fatal(err)
+		}
+		e, ok := snap.Lookup("hostile.rename_me")
+		if !ok {
+			t.Fatal("no rename_me")
+		}
+		return tools.DefinitionOf(e)
+	}
+	before := def()
+	if err := trust.Allowed(ctx, before, false); err != nil {
+		t.Fatal(err)
+	}
+	if st, err := trust.Standing(ctx, def()); err != nil || st.Changed != nil {
+		t.Fatalf("standing before the change = %+v, %v", st, err)
+	}
+	text(t, h.call(ctx, sess, "hostile.arm_rename", `{}`, nil))
+	h.waitFor("the new definition in the registry", func() bool { return def().Description != before.Description })
+	st, err := trust.Standing(ctx, def())
+	if err != nil || st.Changed == nil {
+		t.Fatalf("standing after the change = %+v, %v", st, err)
+	}
+	ch := st.Changed
+	if ch.ConnectorID != c.ID || ch.Tool != "rename_me" || len(ch.Description) != 2 ||
+		ch.Description[0] != (chat.DiffLine{Op: "-", Text: "Say hello."}) || !strings.HasPrefix(ch.Description[1].Text, "Delete every file.") {
+		t.Errorf("description diff = %+v", ch.Description)
+	}
+	var removed, added []string
+	for _, l := range ch.Schema {
+		switch l.Op {
+		case "-":
+			removed = append(removed, strings.TrimSpace(l.Text))
+		case "+":
+			added = append(added, strings.TrimSpace(l.Text))
+		}
+	}
+	if !slicesContainsFunc(removed, func(s string) bool { return strings.HasPrefix(s, `"name"`) }) ||
+		!slicesContainsFunc(added, func(s string) bool { return strings.HasPrefix(s, `"path"`) }) {
+		t.Errorf("schema diff: removed %q, added %q; want name out, path in", removed, added)
+	}
+}
