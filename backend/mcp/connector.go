@@ -98,6 +98,11 @@ type Connector struct {
 	// sessions that ask. Off by default: the hint is the server's claim,
 	// and a hostile server can put it on a tool that sends data away.
 	TrustReadOnlyHints bool `json:"trustReadOnlyHints,omitempty"`
+	// Approval is the connector's approval policy (ask, read_only, all;
+	// chat.ToolPolicy), which a chat can override. "" is read_only when
+	// TrustReadOnlyHints is set (connectors saved before policies), else
+	// ask. See Policy.
+	Approval chat.ToolPolicy `json:"approval,omitempty"`
 	// NewChats switches the connector on in every new chat (the user can
 	// still switch it off there). See NewChatsByDefault.
 	NewChats bool `json:"newChats,omitempty"`
@@ -139,6 +144,17 @@ const (
 	GrantAuthorizationCode = "authorization_code"
 	GrantClientCredentials = "client_credentials"
 )
+
+// Policy is the connector's approval policy (agent.ToolInfo.Policy).
+func (c Connector) Policy() chat.ToolPolicy {
+	switch {
+	case c.Approval.Valid():
+		return c.Approval
+	case c.TrustReadOnlyHints:
+		return chat.PolicyReadOnly
+	}
+	return chat.PolicyAsk
+}
 
 // InitTimeout is the connector's start timeout.
 func (c Connector) InitTimeout() time.Duration {
@@ -239,6 +255,9 @@ func (c Connector) settingProblems() []string {
 	var problems []string
 	if c.ProtocolVersion != "" && c.ProtocolVersion != ProtocolAuto && !validProtocol(c.ProtocolVersion) {
 		problems = append(problems, fmt.Sprintf("unknown protocol version %q", c.ProtocolVersion))
+	}
+	if c.Approval != "" && !c.Approval.Valid() {
+		problems = append(problems, fmt.Sprintf("unknown approval policy %q (ask, read_only or all)", c.Approval))
 	}
 	if c.LogLevel != "" && !validLevel(c.LogLevel) {
 		problems = append(problems, fmt.Sprintf("unknown log level %q", c.LogLevel))

@@ -64,3 +64,27 @@ func TestHostileDefinitionChangeIsFound(t *testing.T) {
 		t.Errorf("schema diff: removed %q, added %q; want name out, path in", removed, added)
 	}
 }
+
+func TestConnectorPolicy(t *testing.T) {
+	t.Parallel()
+	base := Connector{Name: "X", Command: "x"}
+	for _, tc := range []struct {
+		c    func(Connector) Connector
+		want chat.ToolPolicy
+		bad  bool
+	}{
+		{func(c Connector) Connector { return c }, chat.PolicyAsk, false},
+		{func(c Connector) Connector { c.TrustReadOnlyHints = true; return c }, chat.PolicyReadOnly, false},
+		{func(c Connector) Connector { c.Approval = chat.PolicyAll; c.TrustReadOnlyHints = true; return c }, chat.PolicyAll, false},
+		{func(c Connector) Connector { c.Approval = chat.PolicyAsk; return c }, chat.PolicyAsk, false},
+		{func(c Connector) Connector { c.Approval = "yolo"; return c }, chat.PolicyAsk, true},
+	} {
+		c := tc.c(base)
+		if got := c.Policy(); got != tc.want {
+			t.Errorf("%+v: Policy() = %q, want %q", c, got, tc.want)
+		}
+		if err := c.Validate(); (err != nil) != tc.bad {
+			t.Errorf("%+v: Validate() = %v", c, err)
+		}
+	}
+}
