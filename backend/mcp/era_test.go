@@ -167,3 +167,53 @@ func TestAskingInBothEras(t *testing.T) {
 		})
 	}
 }
+
+// TestNewEraNotifications: on 2026-07-28 list changes come on the
+// subscriptions/listen stream the connector opens, and log messages at the
+// level set per request (_meta), over stdio and HTTP.
+func TestNewEraNotifications(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		name string
+		conn func(t *testing.T) Connector
+	}{
+		{"stdio", func(t *testing.T) Connector { return selfServer(t, "Test", "serve") }},
+		{"http", func(t *testing.T) Connector {
+			return Connector{Name: "Test", Transport: TransportHTTP, URL: "http://" + serveRemote(t, "", "http", "grow").addr + "/mcp"}
+		}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			h := newHarness(t)
+			c := h.add(tc.conn(t))
+			if st := h.settle(c.ID); st.Protocol != ProtocolModern {
+				t.Fatalf("protocol %q", st.Protocol)
+			}
+			ctx := t.Context()
+			sess := h.session(c.ID)
+			text(t, h.call(ctx, sess, "test.grow", `{}`, nil))
+			h.waitFor("the grown tool in the registry", func() bool {
+				snap, _ := h.reg.Snapshot(ctx, sess)
+				_, ok := snap.Lookup("test.grown")
+				return ok
+			})
+
+			if tc.name != "stdio" {
+				return // the remote test server has no log tool
+			}
+			if err := h.sup.SetLevel(ctx, c.ID, "warning"); err != nil {
+				t.Fatal(err)
+			}
+			text(t, h.call(ctx, sess, "test.log", `{"level":"info","text":"quiet"}`, nil))
+			text(t, h.call(ctx, sess, "test.log", `{"level":"error","text":"loud"}`, nil))
+			h.waitFor("the error log line", func() bool {
+				logs, _ := h.sup.Logs(c.ID)
+				return slicesContainsFunc(logs, func(l LogLine) bool { return l.Source == SourceServer && l.Text == "loud" })
+			})
+			logs, _ := h.sup.Logs(c.ID)
+			if slicesContainsFunc(logs, func(l LogLine) bool { return l.Text == "quiet" }) {
+				t.Error("an info line came through at level warning")
+			}
+		})
+	}
+}

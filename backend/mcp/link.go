@@ -52,7 +52,8 @@ type link struct {
 	lostMu       sync.Mutex
 	lostCause    error
 
-	urlDone urlDone // URL elicitations waiting for the server's word
+	urlDone   urlDone     // URL elicitations waiting for the server's word
+	listening listenState // 2026-07-28: the subscriptions/listen stream
 
 	callsMu sync.Mutex
 	calls   map[string]*callState // by progress token
@@ -353,6 +354,7 @@ func (l *link) gone() bool {
 // goroutines they started.
 func (l *link) close() {
 	l.closeMu.Do(func() {
+		l.stopListening()
 		if l.client != nil {
 			_ = l.client.Close()
 		} else if l.wire != nil {
@@ -410,6 +412,8 @@ func (l *link) onNotification(n mcpgo.JSONRPCNotification) {
 		case l.toolsChanged <- struct{}{}:
 		default:
 		}
+	case mcpgo.MethodNotificationSubscriptionsAcknowledged:
+		l.acknowledged()
 	case string(mcpgo.MethodNotificationElicitationComplete):
 		id, _ := stringOf(f["elicitationId"])
 		l.urlComplete(id)

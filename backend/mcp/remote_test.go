@@ -40,6 +40,11 @@ func serveRemote(t *testing.T, addr, kind string, tools ...string) *remoteServer
 	addTaskTools(mcpSrv)
 	for _, name := range tools {
 		mcpSrv.AddTool(mcpgo.NewTool(name), func(ctx context.Context, req mcpgo.CallToolRequest) (*mcpgo.CallToolResult, error) {
+			if name == "grow" { // adds a tool: list_changed
+				mcpSrv.AddTool(mcpgo.NewTool("grown"), func(context.Context, mcpgo.CallToolRequest) (*mcpgo.CallToolResult, error) {
+					return mcpgo.NewToolResultText("grown"), nil
+				})
+			}
 			return mcpgo.NewToolResultText("remote " + req.Params.Name), nil
 		})
 	}

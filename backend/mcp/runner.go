@@ -295,6 +295,7 @@ func (r *runner) run(ctx context.Context, done chan struct{}) {
 		}
 		fails = 0
 		readyAt := time.Now()
+		l.listen()                     // 2026-07-28: list changes come on a subscriptions/listen stream, open before ready
 		r.reportTools(ctx, cfg, tools) // before ready: who waits for ready finds the tools
 		r.mu.Lock()
 		r.link, r.tools = l, tools
