@@ -48,9 +48,13 @@ type ConnectorStatus struct {
 	Restarts int `json:"restarts,omitempty"`
 	// RetryAt is when the supervisor tries again (zero when it will not).
 	RetryAt time.Time `json:"retryAt,omitzero"`
-	// Server and Protocol describe the server once initialised.
-	Server   string    `json:"server,omitempty"`
-	Protocol string    `json:"protocol,omitempty"`
+	// Server and Protocol describe the server once initialised: its name
+	// and version, and the protocol version negotiated (2026-07-28 or an
+	// older one; era.go). Icons are the server's own, the safe ones only
+	// (tools.SafeIcons).
+	Server   string       `json:"server,omitempty"`
+	Protocol string       `json:"protocol,omitempty"`
+	Icons    []tools.Icon `json:"icons,omitempty"`
 	Since    time.Time `json:"since"`
 	// Version counts the connector's status changes: of two copies, the
 	// one with the higher Version is the newer, whatever order they reach

@@ -301,6 +301,7 @@ func (r *runner) run(ctx context.Context, done chan struct{}) {
 		r.link, r.tools = l, tools
 		r.updateLocked(func(st *ConnectorStatus) {
 			st.State, st.Tools, st.Server, st.Protocol = StateReady, len(tools), l.serverName(), l.protocol
+			st.Icons = l.icons()
 			st.Error, st.StderrTail = "", nil
 		})
 		r.mu.Unlock()

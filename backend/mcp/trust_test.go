@@ -1,8 +1,13 @@
 package mcp
 
 import (
+	"context"
+	"encoding/json"
 	"strings"
 	"testing"
+
+	mcpgo "github.com/mark3labs/mcp-go/mcp"
+	"github.com/mark3labs/mcp-go/server"
 
 	"maestro/backend/chat"
 	"maestro/backend/mcp/hostile"
@@ -85,6 +90,37 @@ func TestConnectorPolicy(t *testing.T) {
 		}
 		if err := c.Validate(); (err != nil) != tc.bad {
 			t.Errorf("%+v: Validate() = %v", c, err)
+		}
+	}
+}
+
+// Server and tool icons reach the status and the registry, the safe ones
+// only, and never the model's tool declaration.
+func TestIcons(t *testing.T) {
+	t.Parallel()
+	good := mcpgo.Icon{Src: "https://example.com/server.png", MIMEType: "image/png"}
+	bad := mcpgo.Icon{Src: "javascript:alert(1)"}
+	srv := server.NewMCPServer("iconic", "1.0.0", server.WithToolCapabilities(true), server.WithIcons(good, bad))
+	srv.AddTool(mcpgo.NewTool("draw", mcpgo.WithToolIcons(mcpgo.Icon{Src: "data:image/png;base64,iVBORw0KGgo="}, bad)),
+		func(context.Context, mcpgo.CallToolRequest) (*mcpgo.CallToolResult, error) { return mcpgo.NewToolResultText("ok"), nil })
+	h := newHarness(t, WithInProcessServer("iconic", srv))
+	c := h.add(Connector{Name: "Iconic", Transport: TransportInProcess, Command: "iconic"})
+	st := h.settle(c.ID)
+	if len(st.Icons) != 1 || st.Icons[0].Src != good.Src {
+		t.Errorf("server icons = %+v", st.Icons)
+	}
+	snap, err := h.reg.Snapshot(t.Context(), h.session(c.ID))
+	if err != nil {
+		t.Fatal(err)
+	}
+	e, _ := snap.Lookup("iconic.draw")
+	if len(e.Icons) != 1 || !strings.HasPrefix(e.Icons[0].Src, "data:image/png") {
+		t.Errorf("tool icons = %+v", e.Icons)
+	}
+	decl, _ := snap.Overlay(chat.ProviderOpenAI, nil)
+	for _, d := range decl {
+		if b, _ := json.Marshal(d); strings.Contains(string(b), "data:image") {
+			t.Errorf("an icon reached the model's declaration: %s", b)
 		}
 	}
 }
