@@ -55,7 +55,7 @@ type ConnectorStatus struct {
 	Server   string       `json:"server,omitempty"`
 	Protocol string       `json:"protocol,omitempty"`
 	Icons    []tools.Icon `json:"icons,omitempty"`
-	Since    time.Time `json:"since"`
+	Since    time.Time    `json:"since"`
 	// Version counts the connector's status changes: of two copies, the
 	// one with the higher Version is the newer, whatever order they reach
 	// a reader in (an event and a bound call's answer can cross).

@@ -102,7 +102,9 @@ func TestIcons(t *testing.T) {
 	bad := mcpgo.Icon{Src: "javascript:alert(1)"}
 	srv := server.NewMCPServer("iconic", "1.0.0", server.WithToolCapabilities(true), server.WithIcons(good, bad))
 	srv.AddTool(mcpgo.NewTool("draw", mcpgo.WithToolIcons(mcpgo.Icon{Src: "data:image/png;base64,iVBORw0KGgo="}, bad)),
-		func(context.Context, mcpgo.CallToolRequest) (*mcpgo.CallToolResult, error) { return mcpgo.NewToolResultText("ok"), nil })
+		func(context.Context, mcpgo.CallToolRequest) (*mcpgo.CallToolResult, error) {
+			return mcpgo.NewToolResultText("ok"), nil
+		})
 	h := newHarness(t, WithInProcessServer("iconic", srv))
 	c := h.add(Connector{Name: "Iconic", Transport: TransportInProcess, Command: "iconic"})
 	st := h.settle(c.ID)
