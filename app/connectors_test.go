@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
+	"io"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -358,10 +360,30 @@ func capabilityServer(t *testing.T) *httptest.Server {
 			srv.AddTool(mcpgo.NewTool("ask-the-model"), handler)
 		}
 	})
-	hs := httptest.NewServer(server.NewStreamableHTTPServer(srv))
+	hs := httptest.NewServer(legacyOnly(server.NewStreamableHTTPServer(srv)))
 	// The saved connector may still hold its event stream open.
 	t.Cleanup(func() { hs.CloseClientConnections(); hs.Close() })
 	return hs
+}
+
+// legacyOnly answers server/discover as a 2025-11-25 server does (method
+// not found), so clients fall back to initialize, where capabilityServer
+// learns the client's capabilities.
+func legacyOnly(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		body, _ := io.ReadAll(r.Body)
+		r.Body = io.NopCloser(bytes.NewReader(body))
+		var req struct {
+			ID     json.RawMessage `json:"id"`
+			Method string          `json:"method"`
+		}
+		if json.Unmarshal(body, &req) == nil && req.Method == "server/discover" {
+			w.Header().Set("Content-Type", "application/json")
+			fmt.Fprintf(w, `{"jsonrpc":"2.0","id":%s,"error":{"code":-32601,"message":"Method not found"}}`, req.ID)
+			return
+		}
+		next.ServeHTTP(w, r)
+	})
 }
 
 // TestTestConnectionCountsWhatTheConnectorWill: the connection test lists

@@ -35,6 +35,8 @@ type Agent struct {
 	models   Models
 	tools    Tools
 	approver Approver
+	trust    Trust
+	audit    AuditLog
 
 	maxSteps        int
 	parallel        int
@@ -69,6 +71,13 @@ func WithClock(c Clock) Option { return func(a *Agent) { a.clock = c } }
 // WithCheckpointEvery sets how often partial text is written while a reply
 // streams (default one second).
 func WithCheckpointEvery(d time.Duration) Option { return func(a *Agent) { a.checkpointEvery = d } }
+
+// WithTrust keeps pins and grants for every chat (tools.Trust). Without it
+// calls are neither pinned nor checked against a pin.
+func WithTrust(t Trust) Option { return func(a *Agent) { a.trust = t } }
+
+// WithAuditLog records every tool call that reached approval.
+func WithAuditLog(l AuditLog) Option { return func(a *Agent) { a.audit = l } }
 
 // WithLogger receives one line per model request and per tool call.
 func WithLogger(l *slog.Logger) Option { return func(a *Agent) { a.log = l } }

@@ -85,6 +85,10 @@ type ApprovalNeeded struct {
 	Arguments json.RawMessage
 	// ReadOnlyHint: the server claims the tool only reads (its claim).
 	ReadOnlyHint bool
+	// Hints, Destructive and Change as in ApprovalRequest.
+	Hints       chat.ToolHints
+	Destructive bool
+	Change      *chat.DefinitionChange
 }
 
 // ToolCallRunning is sent when a call is handed to Tools.Call, with its

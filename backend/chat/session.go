@@ -45,6 +45,9 @@ type Session struct {
 	// Grants lists canonical tool names the user chose "Always allow" for.
 	Grants   []string     `json:"grants,omitempty"`
 	Approval ApprovalMode `json:"approval,omitempty"`
+	// ConnectorPolicies overrides, in this chat, the approval policy of a
+	// connector (by connector id) that the user set in Settings.
+	ConnectorPolicies map[string]ToolPolicy `json:"connectorPolicies,omitempty"`
 	// Roots are the folders offered to MCP servers that ask for roots.
 	Roots []string `json:"roots,omitempty"`
 

@@ -79,7 +79,7 @@ func (s *Supervisor) Subscribe(ctx context.Context, sessionID, connectorID, uri 
 	if first {
 		rctx, cancel := contextWithTimeout(ctx, l)
 		defer cancel()
-		if err := l.client.Subscribe(rctx, mcpgo.SubscribeRequest{Params: mcpgo.SubscribeParams{URI: uri}}); err != nil {
+		if err := l.subscribeResource(rctx, uri); err != nil {
 			return requestError("subscribe to "+uri, l, err)
 		}
 	}
@@ -116,7 +116,7 @@ func (s *Supervisor) Unsubscribe(ctx context.Context, sessionID, connectorID, ur
 	}
 	rctx, cancel := contextWithTimeout(ctx, l)
 	defer cancel()
-	if err := l.client.Unsubscribe(rctx, mcpgo.UnsubscribeRequest{Params: mcpgo.UnsubscribeParams{URI: uri}}); err != nil {
+	if err := l.unsubscribeResource(rctx, uri); err != nil {
 		return requestError("unsubscribe from "+uri, l, err)
 	}
 	return nil
@@ -140,6 +140,9 @@ func (r *runner) resubscribe(ctx context.Context, cfg Connector, l *link) {
 		if err != nil {
 			r.note("resources/subscribe %s after reconnecting failed: %v", uri, err)
 		}
+	}
+	if IsModern(l.protocol) {
+		l.listen() // 2026-07-28: the subscriptions go on the listen stream (listen.go)
 	}
 }
 

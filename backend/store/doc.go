@@ -46,6 +46,22 @@
 //	        <sessionID> -> empty                 the sessions whose messages
 //	                                             name ref; the last one deleted
 //	                                             deletes the bytes
+//	tasks/
+//	    <connectorID>/<taskID> -> JSON task      (owned by backend/mcp): MCP
+//	                                             tasks, kept so a task still
+//	                                             running at a restart is
+//	                                             followed again or reported lost
+//	trust/
+//	    <kind>/<key> -> JSON record              (owned by backend/tools): the
+//	                                             user's standing tool decisions,
+//	                                             pinned definitions and grants
+//	                                             for every chat
+//	audit/
+//	    <connectorID>/                           one bucket per connector
+//	        <seq>   -> JSON audit record         (owned by backend/mcp): one
+//	                                             tool call each, seq from
+//	                                             NextSequence; the oldest go
+//	                                             past AuditKeep records
 //
 // A message may be a summary node (chat.RoleSummary): the agent stores one
 // on the branch when it compacts the conversation, and it stands in for the

@@ -29,6 +29,7 @@ var migrations = []migration{
 	{version: 3, name: "create the catalogs bucket", migrate: createCatalogs},
 	{version: 4, name: "keep attachment bytes apart, once", migrate: moveAttachmentBytes},
 	{version: 5, name: "add up each session's usage", migrate: sumSessionUsage},
+	{version: 6, name: "create the tasks, trust and audit buckets", migrate: createTrustBuckets},
 }
 
 // SchemaVersion is the version a fully migrated file has.
@@ -343,6 +344,18 @@ func sumSessionUsage(tx *bolt.Tx) error {
 	for id, total := range totals {
 		if err := patchJSON(sessions, []byte(id), "usage", total); err != nil {
 			return fmt.Errorf("session %s: %w", id, err)
+		}
+	}
+	return nil
+}
+
+// createTrustBuckets adds the buckets of MCP tasks, of the user's standing
+// tool decisions (pins, grants for every chat) and of the tool-call audit
+// log.
+func createTrustBuckets(tx *bolt.Tx) error {
+	for _, name := range [][]byte{bucketTasks, bucketTrust, bucketAudit} {
+		if _, err := tx.CreateBucketIfNotExists(name); err != nil {
+			return fmt.Errorf("create bucket %s: %w", name, err)
 		}
 	}
 	return nil

@@ -141,6 +141,27 @@ var migrationTests = map[uint64]func(t *testing.T, db *bolt.DB){
 			t.Errorf("usage after a new reply rewritten = %+v; want 605 input tokens", sess.Usage)
 		}
 	},
+	6: func(t *testing.T, db *bolt.DB) {
+		ctx := t.Context()
+		s := &Store{db: db}
+		// The new buckets take their records; the old ones are untouched.
+		if err := s.PutTask(ctx, "c1", "t1", map[string]string{"status": "working"}); err != nil {
+			t.Fatal(err)
+		}
+		if err := s.PutTrustRecord(ctx, "pin", "c1/tool", map[string]string{"hash": "h"}); err != nil {
+			t.Fatal(err)
+		}
+		if err := s.AppendAudit(ctx, "c1", map[string]string{"tool": "x"}); err != nil {
+			t.Fatal(err)
+		}
+		tasks, err := s.Tasks(ctx)
+		if err != nil || len(tasks) != 1 {
+			t.Errorf("Tasks = %s, %v; want one", tasks, err)
+		}
+		if _, err := s.Session(ctx, "kept"); err != nil {
+			t.Errorf("the session stored before migration 6: %v", err)
+		}
+	},
 }
 
 // migrationSeeds write data in the layout of the version before a
@@ -149,6 +170,9 @@ var migrationSeeds = map[uint64]func(tx *bolt.Tx) error{
 	2: seedLinearHistory,
 	4: seedInlineFiles,
 	5: seedUsage,
+	6: func(tx *bolt.Tx) error {
+		return tx.Bucket(bucketSessions).Put([]byte("kept"), []byte(`{"id":"kept","title":"Before 6","toolsRevision":1}`))
+	},
 }
 
 // bigFile is a file's bytes large enough to leave the record (blobMin).

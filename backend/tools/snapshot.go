@@ -34,6 +34,9 @@ type Tool struct {
 	InputSchema  json.RawMessage
 	OutputSchema json.RawMessage
 	Annotations  *Annotations
+	// Icons are the tool's icons, as the server gave them (SafeIcons keeps
+	// the ones that may be shown).
+	Icons []Icon
 }
 
 // Entry is one tool of a session's snapshot.
@@ -56,6 +59,8 @@ type Entry struct {
 	InputSchema  json.RawMessage `json:"inputSchema"`
 	OutputSchema json.RawMessage `json:"outputSchema,omitempty"`
 	Annotations  *Annotations    `json:"annotations,omitempty"`
+	// Icons are the ones that may be shown (SafeIcons), for the UI only.
+	Icons []Icon `json:"icons,omitempty"`
 	// Names maps provider → the exposed name.
 	Names map[string]string `json:"names,omitempty"`
 	// Builtin marks Maestro's own search_tools (no connector).
@@ -305,7 +310,11 @@ func sameEntry(a, b Entry) bool {
 		a.Tool == b.Tool && a.ConnectorID == b.ConnectorID && a.Title == b.Title &&
 		a.Description == b.Description && bytes.Equal(a.InputSchema, b.InputSchema) &&
 		bytes.Equal(a.OutputSchema, b.OutputSchema) && sameAnnotations(a.Annotations, b.Annotations) &&
-		maps.Equal(a.Names, b.Names)
+		maps.Equal(a.Names, b.Names) && slices.EqualFunc(a.Icons, b.Icons, sameIcon)
+}
+
+func sameIcon(a, b Icon) bool {
+	return a.Src == b.Src && a.MIMEType == b.MIMEType && a.Theme == b.Theme && slices.Equal(a.Sizes, b.Sizes)
 }
 
 func sameAnnotations(a, b *Annotations) bool {
@@ -335,6 +344,7 @@ func prepareTools(tools []Tool, rs *ruleSet) []Entry {
 			InputSchema:  canonicalJSON(t.InputSchema, emptyObjectSchema),
 			OutputSchema: canonicalJSON(t.OutputSchema, ""),
 			Annotations:  t.Annotations.orNil(),
+			Icons:        SafeIcons(t.Icons),
 		}
 		normalizeEntry(&e, rs)
 		out = append(out, e)
