@@ -38,6 +38,7 @@ var importRules = []struct {
 	{"backend/diagnostics", "imports nothing of Maestro's", only()},
 	{"backend/agent", "imports only backend/chat of Maestro's", only("backend/chat")},
 	{"backend/tools", "imports only backend/chat of Maestro's", only("backend/chat")},
+	{"backend/prefs", "imports only backend/chat of Maestro's", only("backend/chat")},
 	{"backend/providers/...", "never imports backend/mcp, backend/tools or backend/agent",
 		never("backend/mcp/...", "backend/tools/...", "backend/agent/...")},
 	{"backend/mcp/...", "never imports backend/providers", never("backend/providers/...")},
