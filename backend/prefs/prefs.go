@@ -276,3 +276,30 @@ func ValidBaseURL(raw string) error {
 	}
 	return nil
 }
+
+// BaseURLEnv names, per provider, the environment variable its base URL
+// row stands for (backend/auth's Endpoints): the API hosts used with an
+// API key, where a proxy sits.
+var BaseURLEnv = map[string]string{
+	"openai":    "MAESTRO_OPENAI_API_URL",
+	"anthropic": "MAESTRO_ANTHROPIC_BASE_URL",
+	"gemini":    "MAESTRO_GEMINI_BASE_URL",
+}
+
+// Getenv returns getenv with the base URL rows filled in where the
+// environment sets nothing: the environment wins (tests and packagers
+// set it), then the row, then the provider's own host.
+func (p Prefs) Getenv(getenv func(string) string) func(string) string {
+	byVar := map[string]string{}
+	for provider, u := range p.BaseURLs {
+		if name := BaseURLEnv[provider]; name != "" {
+			byVar[name] = u
+		}
+	}
+	return func(name string) string {
+		if v := getenv(name); strings.TrimSpace(v) != "" {
+			return v
+		}
+		return byVar[name]
+	}
+}

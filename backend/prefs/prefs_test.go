@@ -167,3 +167,21 @@ func TestLogLevelSlog(t *testing.T) {
 		}
 	}
 }
+
+func TestGetenv(t *testing.T) {
+	t.Parallel()
+	p := prefs.Defaults()
+	p.BaseURLs = map[string]string{"openai": "https://proxy.example.com", "gemini": "https://g.example"}
+	env := map[string]string{"MAESTRO_GEMINI_BASE_URL": "http://127.0.0.1:9"}
+	get := p.Getenv(func(k string) string { return env[k] })
+	for name, want := range map[string]string{
+		"MAESTRO_OPENAI_API_URL":     "https://proxy.example.com", // the row
+		"MAESTRO_GEMINI_BASE_URL":    "http://127.0.0.1:9",        // the environment wins
+		"MAESTRO_ANTHROPIC_BASE_URL": "",                          // neither
+		"HOME":                       "",
+	} {
+		if got := get(name); got != want {
+			t.Errorf("getenv(%s) = %q; want %q", name, got, want)
+		}
+	}
+}
