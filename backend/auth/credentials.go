@@ -109,6 +109,12 @@ func (m *Manager) Credentials(ctx context.Context, provider string) (Credentials
 }
 
 func (m *Manager) apiBase(provider string) string {
+	m.basesMu.RLock()
+	b := m.apiBases[provider]
+	m.basesMu.RUnlock()
+	if b != "" {
+		return b
+	}
 	switch provider {
 	case chat.ProviderOpenAI:
 		return m.ep.OpenAIAPI
@@ -161,4 +167,20 @@ func (m *Manager) saveRefreshed(ctx context.Context, f flow, ps *provState, src 
 		return fmt.Errorf("%s: save the refreshed sign-in: %w", f.display(), err)
 	}
 	return nil
+}
+
+// SetAPIBases sets the hosts used with an API key, per provider (the
+// base URL rows of Settings, docs/SETTINGS.md); "" restores the
+// endpoint's own, and providers not named keep theirs. Credentials handed
+// out from then on carry them (the catalog builds a new adapter for a new
+// base URL). Safe for concurrent use.
+func (m *Manager) SetAPIBases(bases map[string]string) {
+	m.basesMu.Lock()
+	defer m.basesMu.Unlock()
+	if m.apiBases == nil {
+		m.apiBases = map[string]string{}
+	}
+	for provider, base := range bases {
+		m.apiBases[provider] = base
+	}
 }

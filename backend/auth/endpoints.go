@@ -104,10 +104,6 @@ var envVars = []struct {
 // variables named on each field. Empty variables are ignored.
 func EndpointsFromEnv() Endpoints { return endpointsFrom(os.Getenv) }
 
-// EndpointsFrom is EndpointsFromEnv reading variables through getenv
-// (the environment with the Settings rows filled in: backend/prefs).
-func EndpointsFrom(getenv func(string) string) Endpoints { return endpointsFrom(getenv) }
-
 func endpointsFrom(getenv func(string) string) Endpoints {
 	e := DefaultEndpoints()
 	for _, v := range envVars {

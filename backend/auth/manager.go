@@ -54,6 +54,9 @@ type Manager struct {
 	notify func(LoginUpdate)
 	ep     Endpoints
 	log    *slog.Logger
+
+	basesMu  sync.RWMutex      // guards apiBases
+	apiBases map[string]string // Settings' API hosts, over ep's (SetAPIBases)
 	// hc talks to token endpoints and Code Assist setup; base sends the
 	// requests of the OAuth clients Credentials hands out.
 	hc   *http.Client

@@ -580,6 +580,20 @@ func TestAPIKeys(t *testing.T) {
 			t.Errorf("%s Credentials = %v; want base %s", p, c, base)
 		}
 	}
+
+	// Settings' base URL rows apply to the next credentials, API keys
+	// only; "" gives the provider its own host back.
+	e.m.SetAPIBases(map[string]string{chat.ProviderGemini: "https://proxy.example.com"})
+	if c, _ := e.m.Credentials(ctx, chat.ProviderGemini); c.BaseURL != "https://proxy.example.com" {
+		t.Errorf("gemini Credentials after SetAPIBases = %v; want the proxy", c)
+	}
+	if c, _ := e.m.Credentials(ctx, chat.ProviderAnthropic); c.BaseURL != e.ep.AnthropicBase {
+		t.Errorf("anthropic Credentials after SetAPIBases(gemini) = %v; want its own host", c)
+	}
+	e.m.SetAPIBases(map[string]string{chat.ProviderGemini: ""})
+	if c, _ := e.m.Credentials(ctx, chat.ProviderGemini); c.BaseURL != e.ep.GeminiBase {
+		t.Errorf("gemini Credentials after clearing = %v; want %s", c, e.ep.GeminiBase)
+	}
 }
 
 func TestKeychainUnavailable(t *testing.T) {

@@ -88,8 +88,8 @@ type Prefs struct {
 	// conversation is compacted.
 	CompactPercent int      `json:"compactPercent"`
 	LogLevel       LogLevel `json:"logLevel"`
-	// BaseURLs override a provider's API host (chat.Providers() keys);
-	// they apply from the next start.
+	// BaseURLs override a provider's API host used with an API key
+	// (chat.Providers() keys; APIBases says which apply).
 	BaseURLs map[string]string `json:"baseUrls"`
 }
 
@@ -286,20 +286,16 @@ var BaseURLEnv = map[string]string{
 	"gemini":    "MAESTRO_GEMINI_BASE_URL",
 }
 
-// Getenv returns getenv with the base URL rows filled in where the
-// environment sets nothing: the environment wins (tests and packagers
-// set it), then the row, then the provider's own host.
-func (p Prefs) Getenv(getenv func(string) string) func(string) string {
-	byVar := map[string]string{}
-	for provider, u := range p.BaseURLs {
-		if name := BaseURLEnv[provider]; name != "" {
-			byVar[name] = u
+// APIBases are the base URL rows that apply: a provider whose
+// environment variable is set keeps it (tests and packagers set it), the
+// others take the row, and "" (no row) is the provider's own host.
+func (p Prefs) APIBases(getenv func(string) string) map[string]string {
+	out := map[string]string{}
+	for _, provider := range chat.Providers() {
+		if strings.TrimSpace(getenv(BaseURLEnv[provider])) != "" {
+			continue
 		}
+		out[provider] = p.BaseURLs[provider]
 	}
-	return func(name string) string {
-		if v := getenv(name); strings.TrimSpace(v) != "" {
-			return v
-		}
-		return byVar[name]
-	}
+	return out
 }

@@ -168,20 +168,17 @@ func TestLogLevelSlog(t *testing.T) {
 	}
 }
 
-func TestGetenv(t *testing.T) {
+func TestAPIBases(t *testing.T) {
 	t.Parallel()
 	p := prefs.Defaults()
 	p.BaseURLs = map[string]string{"openai": "https://proxy.example.com", "gemini": "https://g.example"}
 	env := map[string]string{"MAESTRO_GEMINI_BASE_URL": "http://127.0.0.1:9"}
-	get := p.Getenv(func(k string) string { return env[k] })
-	for name, want := range map[string]string{
-		"MAESTRO_OPENAI_API_URL":     "https://proxy.example.com", // the row
-		"MAESTRO_GEMINI_BASE_URL":    "http://127.0.0.1:9",        // the environment wins
-		"MAESTRO_ANTHROPIC_BASE_URL": "",                          // neither
-		"HOME":                       "",
-	} {
-		if got := get(name); got != want {
-			t.Errorf("getenv(%s) = %q; want %q", name, got, want)
-		}
+	got := p.APIBases(func(k string) string { return env[k] })
+	want := map[string]string{"openai": "https://proxy.example.com", "anthropic": ""} // gemini: the environment wins
+	if len(got) != len(want) || got["openai"] != want["openai"] || got["anthropic"] != "" {
+		t.Errorf("APIBases = %v; want %v", got, want)
+	}
+	if _, ok := got["gemini"]; ok {
+		t.Errorf("APIBases = %v; want gemini left to its environment variable", got)
 	}
 }

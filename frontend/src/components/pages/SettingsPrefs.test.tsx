@@ -85,7 +85,7 @@ describe('Settings rows', () => {
     expect(baseURLProblem(raw)).toBe(want)
   })
 
-  it('saves base URLs when valid and says they apply from the next start', async () => {
+  it('saves base URLs when valid and says the next request uses them', async () => {
     const user = userEvent.setup()
     const onSave = vi.fn(async () => {})
     const providers = [
@@ -101,7 +101,7 @@ describe('Settings rows', () => {
     await user.type(screen.getByTestId('settings-base-url-openai'), 'https://proxy.example.com')
     await user.click(save)
     expect(onSave).toHaveBeenCalledWith({openai: 'https://proxy.example.com'})
-    expect(screen.getByTestId('settings-base-urls-note')).toHaveTextContent('Restart Maestro to use them.')
+    expect(screen.getByTestId('settings-base-urls-note')).toHaveTextContent('Saved. The next request uses them.')
   })
 })
 

@@ -203,7 +203,7 @@ export interface ProviderRow {
   placeholder: string
 }
 
-/** Provider API hosts (a proxy), applied from the next start. */
+/** Provider API hosts for API keys (a proxy), used from the next request. */
 export function BaseURLsValue({
   providers,
   value,
@@ -243,7 +243,7 @@ export function BaseURLsValue({
       ))}
       <div className="settings-actions">
         <span className="settings-hint" data-testid="settings-base-urls-note">
-          {saved ? 'Saved. Restart Maestro to use them.' : 'Used from the next start.'}
+          {saved ? 'Saved. The next request uses them.' : 'Used with API keys; sign-ins keep their own hosts.'}
         </span>
         <button
           type="button"
