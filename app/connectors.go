@@ -3,7 +3,6 @@ package app
 import (
 	"cmp"
 	"context"
-	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -13,6 +12,7 @@ import (
 	"maestro/backend/mcp"
 	"maestro/backend/providers/catalog"
 	"maestro/backend/store"
+	"maestro/backend/toolbox"
 	"maestro/backend/tools"
 )
 
@@ -34,8 +34,6 @@ const (
 	maxConnectorName = 64
 	maxImportFile    = 1 << 20
 	maxRoots         = 32
-	// DefaultTestTimeout bounds TestConnector.
-	DefaultTestTimeout = 20 * time.Second
 )
 
 // ConnectorsDeps is what the connectors need from main. main wires it with
@@ -49,7 +47,7 @@ type ConnectorsDeps struct {
 	Options []mcp.SupervisorOption
 	// RegistryOptions are added to the registry's.
 	RegistryOptions []tools.Option
-	// TestTimeout bounds TestConnector (DefaultTestTimeout when 0).
+	// TestTimeout bounds TestConnector (mcp.DefaultProbeTimeout when 0).
 	TestTimeout time.Duration
 	// SignInTimeout bounds an OAuth sign-in (mcp.DefaultSignInTimeout when 0).
 	SignInTimeout time.Duration
@@ -63,7 +61,6 @@ func EnableConnectors(a *App, deps ConnectorsDeps) {
 	a.conns = &connectorsState{
 		deps: deps, app: a, loaded: make(chan struct{}),
 		configs: map[string]mcp.Connector{}, signIns: map[string]context.CancelFunc{},
-		calls:  map[string][]*liveCall{},
 		elicit: newElicitor(a), sample: newSampler(a),
 	}
 }
@@ -80,6 +77,7 @@ type connectorsState struct {
 	mu      sync.Mutex
 	sup     *mcp.Supervisor
 	reg     *tools.Registry
+	box     *toolbox.Toolbox
 	loaded  chan struct{}
 	signIns map[string]context.CancelFunc // by connector id
 
@@ -92,24 +90,11 @@ type connectorsState struct {
 	cfgMu   sync.Mutex
 	configs map[string]mcp.Connector
 
-	// callMu guards calls: the tool calls in flight by connector id, oldest
-	// first, so a server's log messages reach the call they belong to.
-	callMu sync.Mutex
-	calls  map[string][]*liveCall
-
 	// elicit and sample answer servers' elicitation and sampling requests
 	// through the UI (elicitation:needed, sampling:needed).
 	elicit *elicitor
 	sample *sampler
 }
-
-// liveCall is a tool call in flight; report relays its server's updates.
-type liveCall struct {
-	report func(mcpUpdate)
-}
-
-// mcpUpdate is a server log line for a call.
-type mcpUpdate struct{ level, text string }
 
 // start builds the registry and the supervisor on st and starts the
 // connectors in the background (loading configs reads the keychain, which
@@ -131,7 +116,7 @@ func (c *connectorsState) start(root context.Context, st *store.Store) {
 	}
 	sup := mcp.NewSupervisor(append(opts, c.deps.Options...)...)
 	c.mu.Lock()
-	c.sup, c.reg = sup, reg
+	c.sup, c.reg, c.box = sup, reg, toolbox.New(reg, sup)
 	c.mu.Unlock()
 
 	c.app.work.Add(1)
@@ -216,14 +201,11 @@ func (c *connectorsState) ConnectorLog(id string, line mcp.LogLine) {
 		return
 	}
 	if line.Source == mcp.SourceServer {
-		c.callMu.Lock()
-		var call *liveCall
-		if list := c.calls[id]; len(list) > 0 {
-			call = list[len(list)-1]
-		}
-		c.callMu.Unlock()
-		if call != nil {
-			call.report(mcpUpdate{level: line.Level, text: line.Text})
+		c.mu.Lock()
+		box := c.box
+		c.mu.Unlock()
+		if box != nil {
+			box.ServerLog(id, line.Level, line.Text)
 		}
 	}
 	c.app.emit(EventConnectorLog, ConnectorLogDTO{ID: id, Line: logLineDTO(line)})
@@ -234,22 +216,6 @@ func (c *connectorsState) revisionChanged(sessionID string, rev int64) {
 		return
 	}
 	c.app.emit(EventToolsChanged, ToolsChangedDTO{SessionID: sessionID, Revision: rev})
-}
-
-func (c *connectorsState) addCall(connectorID string, lc *liveCall) func() {
-	c.callMu.Lock()
-	c.calls[connectorID] = append(c.calls[connectorID], lc)
-	c.callMu.Unlock()
-	return func() {
-		c.callMu.Lock()
-		defer c.callMu.Unlock()
-		list := slices.DeleteFunc(c.calls[connectorID], func(x *liveCall) bool { return x == lc })
-		if len(list) == 0 {
-			delete(c.calls, connectorID)
-		} else {
-			c.calls[connectorID] = list
-		}
-	}
 }
 
 func (c *connectorsState) remember(cfg mcp.Connector) {

@@ -340,52 +340,6 @@ func TestConnectorValidation(t *testing.T) {
 	}
 }
 
-// capabilityServer lists a tool per client capability it was told about
-// at initialize, as server-everything does for elicitation and sampling.
-func capabilityServer(t *testing.T) *httptest.Server {
-	t.Helper()
-	hooks := &server.Hooks{}
-	srv := server.NewMCPServer("caps", "1.0.0", server.WithToolCapabilities(true), server.WithHooks(hooks))
-	handler := func(context.Context, mcpgo.CallToolRequest) (*mcpgo.CallToolResult, error) {
-		return mcpgo.NewToolResultText("ok"), nil
-	}
-	srv.AddTool(mcpgo.NewTool("plain"), handler)
-	hooks.AddAfterInitialize(func(_ context.Context, _ any, req *mcpgo.InitializeRequest, _ *mcpgo.InitializeResult) {
-		if req.Params.Capabilities.Elicitation != nil {
-			srv.AddTool(mcpgo.NewTool("ask-the-user"), handler)
-		}
-		if req.Params.Capabilities.Sampling != nil {
-			srv.AddTool(mcpgo.NewTool("ask-the-model"), handler)
-		}
-	})
-	hs := httptest.NewServer(server.NewStreamableHTTPServer(srv))
-	// The saved connector may still hold its event stream open.
-	t.Cleanup(func() { hs.CloseClientConnections(); hs.Close() })
-	return hs
-}
-
-// TestTestConnectionCountsWhatTheConnectorWill: the connection test lists
-// the tools the saved connector will have, so it declares the same client
-// capabilities (it counted 14 of server-everything's 17 tools before).
-func TestTestConnectionCountsWhatTheConnectorWill(t *testing.T) {
-	t.Parallel()
-	a := startConnApp(t, Runtime{})
-	hs := capabilityServer(t)
-	in := ConnectorInputDTO{Name: "Caps", Transport: "http", URL: hs.URL + "/mcp"}
-	res, err := a.TestConnector(in)
-	if err != nil || !res.OK {
-		t.Fatalf("TestConnector = %+v, %v", res, err)
-	}
-	c, err := a.SaveConnector(in)
-	if err != nil {
-		t.Fatal(err)
-	}
-	ready := a.ev.wait(t, EventConnectorState, stateIs(c.ID, "ready")).(ConnectorDTO)
-	if len(res.Tools) != ready.ToolCount || ready.ToolCount != 3 {
-		t.Errorf("test listed %d tools, the saved connector %d; want the same 3", len(res.Tools), ready.ToolCount)
-	}
-}
-
 func TestTestConnection(t *testing.T) {
 	t.Parallel()
 	a := startConnApp(t, Runtime{})

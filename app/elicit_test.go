@@ -245,16 +245,6 @@ func TestSamplingDenied(t *testing.T) {
 	}
 }
 
-func TestPickModel(t *testing.T) {
-	cat := []ProviderModelsDTO{{Provider: "anthropic", Models: []ModelDTO{{ID: "claude-opus-4"}, {ID: "claude-sonnet-4"}}}}
-	if got := pickModel(cat, "anthropic", []mcpgo.ModelHint{{Name: "gpt"}, {Name: "sonnet"}}, "def"); got != "claude-sonnet-4" {
-		t.Errorf("pickModel = %q", got)
-	}
-	if got := pickModel(cat, "openai", []mcpgo.ModelHint{{Name: "sonnet"}}, "def"); got != "def" {
-		t.Errorf("pickModel other provider = %q", got)
-	}
-}
-
 // Stopping the turn while a form waits withdraws the question: the dialog
 // gets elicitation:closed, and a late answer finds nothing waiting.
 func TestElicitationWithdrawnWhenTheCallStops(t *testing.T) {

@@ -13,101 +13,43 @@ import (
 
 	"maestro/backend/agent"
 	"maestro/backend/chat"
-	"maestro/backend/mcp"
+	"maestro/backend/toolbox"
 	"maestro/backend/tools"
 )
 
-// AgentTools returns the sessions' MCP tools as the agent uses them, backed
-// by a's connectors (EnableConnectors): the overlay comes from the
-// session's registry snapshot, calls go to the supervisor. Before startup,
-// or without connectors, sessions have no tools. main passes it as
-// ChatDeps.Tools.
+// AgentTools returns the sessions' MCP tools as the agent uses them: the
+// toolbox (backend/toolbox) over a's registry and supervisor, once they
+// are built at startup. Before that, or without connectors, sessions have
+// no tools. main passes it as ChatDeps.Tools.
 func AgentTools(a *App) agent.Tools { return agentTools{a: a} }
 
 type agentTools struct{ a *App }
 
-func (t agentTools) current() (*connectorsState, *mcp.Supervisor, *tools.Registry) {
-	c := t.a.conns
-	if c == nil {
-		return nil, nil, nil
+func (t agentTools) box() *toolbox.Toolbox {
+	if t.a.conns == nil {
+		return nil
 	}
-	sup, reg := c.current()
-	return c, sup, reg
+	t.a.conns.mu.Lock()
+	defer t.a.conns.mu.Unlock()
+	return t.a.conns.box
 }
 
 // Overlay implements agent.Tools.
 func (t agentTools) Overlay(ctx context.Context, sessionID, provider string, used []string) (agent.Overlay, error) {
-	_, sup, reg := t.current()
-	if reg == nil {
+	box := t.box()
+	if box == nil {
 		return agent.Overlay{}, nil
 	}
-	snap, err := reg.Snapshot(ctx, sessionID)
-	if err != nil {
-		return agent.Overlay{}, err
-	}
-	tools, names := snap.Overlay(provider, used)
-	return agent.Overlay{
-		Revision: snap.Revision,
-		Tools:    tools,
-		Names:    names,
-		Resolve: func(exposed string) (agent.ToolInfo, bool) {
-			e, ok := snap.Resolve(provider, exposed)
-			if !ok {
-				return agent.ToolInfo{}, false
-			}
-			info := agent.ToolInfo{Canonical: e.Canonical, Server: e.Server, Builtin: e.Builtin, ReadOnlyHint: e.ReadOnlyHint()}
-			if sup != nil && !e.Builtin {
-				if cfg, err := sup.Connector(e.ConnectorID); err == nil {
-					info.TrustReadOnly = cfg.TrustReadOnlyHints
-				}
-			}
-			return info, true
-		},
-	}, nil
+	return box.Overlay(ctx, sessionID, provider, used)
 }
 
-// Call implements agent.Tools. The tool is looked up by its canonical name
-// in the session's current snapshot, so a tool switched off since the
-// request was built is not run. The server's progress notifications and
-// log messages go to report.
+// Call implements agent.Tools.
 func (t agentTools) Call(ctx context.Context, req agent.CallRequest, report func(agent.ToolUpdate)) chat.ToolResult {
-	c, sup, reg := t.current()
-	name := req.Call.Name
-	if reg == nil || sup == nil {
-		return tools.ErrorResult(req.Call.ID, name, "no MCP connectors are available")
+	box := t.box()
+	if box == nil {
+		return tools.ErrorResult(req.Call.ID, req.Call.Name, "no MCP connectors are available")
 	}
-	if name == tools.SearchToolName {
-		res, err := reg.SearchTools(ctx, req.SessionID, req.Provider, req.Call.Arguments)
-		if err != nil {
-			return tools.ErrorResult(req.Call.ID, name, err.Error())
-		}
-		res.CallID, res.Name = req.Call.ID, name
-		return res
-	}
-	snap, err := reg.Snapshot(ctx, req.SessionID)
-	if err != nil {
-		return tools.ErrorResult(req.Call.ID, name, err.Error())
-	}
-	exposed := name
-	e, ok := snap.Lookup(name)
-	if ok {
-		exposed = e.Name(req.Provider)
-		done := c.addCall(e.ConnectorID, &liveCall{report: func(u mcpUpdate) {
-			report(agent.ToolUpdate{Kind: agent.UpdateLog, Level: u.level, Message: u.text})
-		}})
-		defer done()
-	}
-	res := sup.Call(ctx, snap, mcp.CallRequest{
-		SessionID: req.SessionID, CallID: req.Call.ID, Provider: req.Provider, Name: exposed,
-		Arguments: req.Call.Arguments,
-		OnProgress: func(p mcp.Progress) {
-			report(agent.ToolUpdate{Kind: agent.UpdateProgress, Progress: p.Progress, Total: p.Total, Message: p.Message})
-		},
-	})
-	if !ok {
-		res.Name = name
-	}
-	return res
+	return box.Call(ctx, req, report)
 }
 
 // SessionTools returns a session's Tools panel: every connector with its

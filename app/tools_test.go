@@ -6,7 +6,6 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -17,7 +16,6 @@ import (
 	"maestro/backend/chat"
 	"maestro/backend/mcp"
 	"maestro/backend/providers/fakescript"
-	"maestro/backend/tools"
 )
 
 // filesServer is an in-process mcp-go server: read (read-only), write,
@@ -179,110 +177,6 @@ func TestSessionToolsPanel(t *testing.T) {
 	}
 	if got := cn.sup.Roots(); len(got) != 0 {
 		t.Errorf("supervisor roots after deleting the chat = %+v, want none", got)
-	}
-}
-
-func TestAgentToolsOverlayAndCall(t *testing.T) {
-	t.Parallel()
-	a := startConnApp(t, Runtime{}, mcp.WithInProcessServer("files", filesServer()))
-	c := addFiles(t, a)
-	s, _ := a.CreateSession("")
-	at := AgentTools(a.App)
-	ctx := t.Context()
-
-	ov, err := at.Overlay(ctx, s.ID, chat.ProviderOpenAI, nil)
-	if err != nil || len(ov.Tools) != 0 || ov.Revision != 0 {
-		t.Fatalf("Overlay before enabling = %+v, %v", ov, err)
-	}
-	if _, err := a.SetSessionConnector(s.ID, c.ID, true); err != nil {
-		t.Fatal(err)
-	}
-	ov, err = at.Overlay(ctx, s.ID, chat.ProviderOpenAI, nil)
-	if err != nil || ov.Revision != 1 || len(ov.Tools) != 5 {
-		t.Fatalf("Overlay = %+v, %v", ov, err)
-	}
-	if ov.Names["files.read"] != "files__read" {
-		t.Errorf("names = %v", ov.Names)
-	}
-	// The server's readOnlyHint is reported, and trusted only once the
-	// user turns TrustReadOnlyHints on for the connector.
-	if info, ok := ov.Resolve("files__read"); !ok || info.Canonical != "files.read" || info.Server != "files" ||
-		!info.ReadOnlyHint || info.TrustReadOnly || info.Builtin {
-		t.Errorf("Resolve(files__read) = %+v, %v; want the hint, untrusted", info, ok)
-	}
-	if info, ok := ov.Resolve("files__write"); !ok || info.ReadOnlyHint {
-		t.Errorf("Resolve(files__write) = %+v, %v", info, ok)
-	}
-	if info, ok := ov.Resolve(tools.SearchToolName); !ok || !info.Builtin || info.TrustReadOnly {
-		t.Errorf("search_tools = %+v, %v; want built-in", info, ok)
-	}
-	if _, ok := ov.Resolve("nope"); ok {
-		t.Error("Resolve(nope) ok")
-	}
-
-	call := func(name, args string) (chat.ToolResult, []agent.ToolUpdate) {
-		var mu sync.Mutex
-		var ups []agent.ToolUpdate
-		res := at.Call(ctx, agent.CallRequest{RunID: "r", SessionID: s.ID, Provider: chat.ProviderOpenAI,
-			Call: chat.ToolCall{ID: "call-" + name, Name: name, Arguments: json.RawMessage(args)}, Server: "files"},
-			func(u agent.ToolUpdate) { mu.Lock(); ups = append(ups, u); mu.Unlock() })
-		mu.Lock()
-		defer mu.Unlock()
-		return res, slices.Clone(ups)
-	}
-	res, _ := call("files.read", `{"path":"/etc/motd"}`)
-	if !res.Successful || res.CallID != "call-files.read" || res.Name != "files.read" || !strings.Contains(string(res.Data), "contents of /etc/motd") {
-		t.Errorf("read = %+v (data %s)", res, res.Data)
-	}
-	// Three notifications in a row: the first and the last (it reaches the
-	// total) are reported; the one between is coalesced (mcp's rate limit).
-	res, ups := call("files.slow", `{}`)
-	if n := len(ups); !res.Successful || n < 2 || ups[0].Progress != 1 || ups[n-1].Kind != agent.UpdateProgress ||
-		ups[n-1].Progress != 3 || ups[n-1].Total != 3 || ups[n-1].Message != "step" {
-		t.Errorf("slow = %+v, updates %+v", res, ups)
-	}
-	res, ups = call("files.chatty", `{}`)
-	if !res.Successful || !slices.ContainsFunc(ups, func(u agent.ToolUpdate) bool {
-		return u.Kind == agent.UpdateLog && u.Level == "warning" && u.Message == "disk almost full"
-	}) {
-		t.Errorf("chatty = %+v, updates %+v", res, ups)
-	}
-	res, _ = call("files.read", `{}`)
-	if res.Successful || !strings.Contains(res.Error, "path") {
-		t.Errorf("missing argument = %+v", res)
-	}
-	res, _ = call(tools.SearchToolName, `{"query":"read a file"}`)
-	if !res.Successful || res.Name != tools.SearchToolName || !strings.Contains(string(res.Data), "files__read") {
-		t.Errorf("search_tools = %+v (data %s)", res, res.Data)
-	}
-	// Switched off after the request was built: not run.
-	if _, err := a.SetSessionTool(s.ID, "files.write", false); err != nil {
-		t.Fatal(err)
-	}
-	res, _ = call("files.write", `{}`)
-	if res.Successful || res.Name != "files.write" || !strings.Contains(res.Error, "unknown tool") {
-		t.Errorf("disabled tool = %+v", res)
-	}
-
-	trusted := c
-	trusted.TrustReadOnlyHints = true
-	if err := a.conns.sup.Update(ctx, trusted); err != nil {
-		t.Fatal(err)
-	}
-	if info, ok := ov.Resolve("files__read"); !ok || !info.ReadOnlyHint || !info.TrustReadOnly {
-		t.Errorf("Resolve(files__read) after trusting = %+v, %v; want a trusted hint", info, ok)
-	}
-	if err := a.conns.sup.WaitSettled(ctx, c.ID); err != nil {
-		t.Fatal(err)
-	}
-
-	// Without connectors a session has no tools and calls fail cleanly.
-	plain := AgentTools(New(Config{}))
-	if ov, err := plain.Overlay(ctx, s.ID, chat.ProviderOpenAI, nil); err != nil || len(ov.Tools) != 0 {
-		t.Errorf("plain overlay = %+v, %v", ov, err)
-	}
-	if res := plain.Call(ctx, agent.CallRequest{Call: chat.ToolCall{ID: "x", Name: "files.read"}}, nil); res.Successful || res.CallID != "x" {
-		t.Errorf("plain call = %+v", res)
 	}
 }
 
