@@ -213,3 +213,48 @@ type SessionToolsDTO struct {
 	// Roots are the folders the session offers to servers that use roots.
 	Roots []string `json:"roots"`
 }
+
+// ElicitationDTO is elicitation:needed.
+type ElicitationDTO struct {
+	RequestID string `json:"requestId"`
+	SessionID string `json:"sessionId"`
+	Connector string `json:"connector"`
+	Message   string `json:"message"`
+	// Mode is "form" or "url".
+	Mode string `json:"mode" ts:"ElicitationMode"`
+	// Schema is the flat form (mcp.Form) as JSON text, for mode "form".
+	Schema string `json:"schema,omitempty"`
+	URL    string `json:"url,omitempty"`
+}
+
+// ElicitationClosedDTO is elicitation:closed.
+type ElicitationClosedDTO struct {
+	RequestID string `json:"requestId"`
+	// Reason is why, in plain words.
+	Reason string `json:"reason"`
+}
+
+// SamplingMessageDTO is one prompt message.
+type SamplingMessageDTO struct {
+	Role string `json:"role" ts:"Role"`
+	Text string `json:"text"`
+}
+
+// SamplingDTO is sampling:needed.
+type SamplingDTO struct {
+	RequestID    string               `json:"requestId"`
+	SessionID    string               `json:"sessionId"`
+	Connector    string               `json:"connector"`
+	Messages     []SamplingMessageDTO `json:"messages"`
+	SystemPrompt string               `json:"systemPrompt,omitempty"`
+	MaxTokens    int                  `json:"maxTokens"`
+	ModelHint    string               `json:"modelHint,omitempty"`
+}
+
+// SamplingResultDTO is sampling:result.
+type SamplingResultDTO struct {
+	RequestID string `json:"requestId"`
+	Text      string `json:"text"`
+	Model     string `json:"model,omitempty"`
+	Error     string `json:"error,omitempty"`
+}

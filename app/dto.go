@@ -373,3 +373,20 @@ func toolResultDTO(r chat.ToolResult) ToolResultDTO {
 	}
 	return dto
 }
+
+// SearchHitDTO is one session matching a sidebar search.
+type SearchHitDTO struct {
+	SessionID string `json:"sessionId"`
+	Title     string `json:"title"`
+	// Snippet is the match with some context around it.
+	Snippet string `json:"snippet"`
+	// Seq is the matching message; 0 when only the title matched.
+	Seq       uint64 `json:"seq"`
+	UpdatedAt int64  `json:"updatedAt"`
+}
+
+// ModelChoiceDTO names one model of one provider.
+type ModelChoiceDTO struct {
+	Provider string `json:"provider"`
+	Model    string `json:"model"`
+}

@@ -20,11 +20,8 @@ import (
 // every part type, with secrets in the places an export must drop.
 func seedExportSession(t *testing.T, a *App) string {
 	t.Helper()
-	st, ctx, cancel, err := a.ready()
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer cancel()
+	run, ctx := a.running(t)
+	st := run.store
 	at := time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
 	sess, err := st.CreateSession(ctx, chat.Session{
 		ID: "sess1", Title: "Read the notes", Provider: "gemini", Model: "gemini-2.5-pro",
@@ -72,16 +69,13 @@ func TestExportSession(t *testing.T) {
 	t.Parallel()
 	a, _ := startApp(t, t.TempDir())
 	id := seedExportSession(t, a)
-	st, ctx, cancel, err := a.ready()
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer cancel()
+	run, ctx := a.running(t)
+	st := run.store
 	sess, _ := st.Session(ctx, id)
 	msgs, _ := st.Messages(ctx, id)
 	for _, f := range export.Formats() {
 		t.Run(string(f), func(t *testing.T) {
-			got, err := a.ExportSession(id, string(f))
+			got, err := a.Sessions.Export(id, string(f))
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -99,10 +93,10 @@ func TestExportSession(t *testing.T) {
 			}
 		})
 	}
-	if _, err := a.ExportSession(id, "pdf"); chat.Kind(err) != chat.KindInvalid {
+	if _, err := a.Sessions.Export(id, "pdf"); chat.Kind(err) != chat.KindInvalid {
 		t.Errorf("unknown format: kind %q, want invalid", chat.Kind(err))
 	}
-	if _, err := a.ExportSession("missing", "json"); chat.Kind(err) != chat.KindNotFound {
+	if _, err := a.Sessions.Export("missing", "json"); chat.Kind(err) != chat.KindNotFound {
 		t.Errorf("missing session: kind %q, want not_found", chat.Kind(err))
 	}
 }
@@ -114,20 +108,17 @@ func TestExportSessionToFile(t *testing.T) {
 	var mu sync.Mutex
 	var asked []FileDialog
 	answer := out
-	a := New(Config{Version: "test", DataDir: t.TempDir(), Runtime: Runtime{
-		Emit: func(_ context.Context, _ string, _ ...any) {},
+	a, _ := startApp(t, "", withRuntime(Runtime{
 		SaveFileDialog: func(_ context.Context, d FileDialog) (string, error) {
 			mu.Lock()
 			defer mu.Unlock()
 			asked = append(asked, d)
 			return answer, nil
 		},
-	}})
-	Hooks(a).Startup(t.Context())
-	t.Cleanup(func() { Hooks(a).Shutdown(context.Background()) })
+	}))
 	id := seedExportSession(t, a)
 
-	path, err := a.ExportSessionToFile(id, "markdown")
+	path, err := a.Sessions.ExportToFile(id, "markdown")
 	if err != nil || path != out {
 		t.Fatalf("ExportSessionToFile = %q, %v", path, err)
 	}
@@ -141,7 +132,7 @@ func TestExportSessionToFile(t *testing.T) {
 	}
 	answer = "" // cancelled
 	mu.Unlock()
-	if path, err := a.ExportSessionToFile(id, "json"); err != nil || path != "" {
+	if path, err := a.Sessions.ExportToFile(id, "json"); err != nil || path != "" {
 		t.Errorf("cancelled export = %q, %v; want \"\", nil", path, err)
 	}
 }
@@ -150,11 +141,11 @@ func TestSearchSessions(t *testing.T) {
 	t.Parallel()
 	a, _ := startApp(t, t.TempDir())
 	id := seedExportSession(t, a)
-	other, err := a.CreateSession("Milk prices")
+	other, err := a.Sessions.Create("Milk prices")
 	if err != nil {
 		t.Fatal(err)
 	}
-	hits, err := a.SearchSessions("MILK")
+	hits, err := a.Sessions.Search("MILK")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -162,7 +153,7 @@ func TestSearchSessions(t *testing.T) {
 		hits[1].SessionID != id || hits[1].Seq != 5 || hits[1].Snippet != "It says: buy milk." || hits[1].Title != "Read the notes" {
 		t.Fatalf("hits = %+v", hits)
 	}
-	if hits, err := a.SearchSessions(""); err != nil || len(hits) != 0 || hits == nil {
+	if hits, err := a.Sessions.Search(""); err != nil || len(hits) != 0 || hits == nil {
 		t.Errorf("empty query = %#v, %v; want an empty list", hits, err)
 	}
 }

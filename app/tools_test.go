@@ -65,14 +65,11 @@ func filesServer() *server.MCPServer {
 // it to be ready.
 func addFiles(t *testing.T, a *connApp) mcp.Connector {
 	t.Helper()
-	cn, ctx, cancel, err := a.connectorsReady()
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer cancel()
+	run, ctx := a.running(t)
+	var err error
 	c := mcp.Connector{ID: chat.NewID(), Name: "Files", Transport: mcp.TransportInProcess, Command: "files", LogLevel: "info"}
-	a.conns.remember(c)
-	c, err = cn.sup.Add(ctx, c)
+	a.Connectors.remember(c)
+	c, err = run.sup.Add(ctx, c)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -91,12 +88,12 @@ func TestSessionToolsPanel(t *testing.T) {
 	t.Parallel()
 	a := startConnApp(t, Runtime{}, mcp.WithInProcessServer("files", filesServer()))
 	c := addFiles(t, a)
-	s, err := a.CreateSession("")
+	s, err := a.Sessions.Create("")
 	if err != nil {
 		t.Fatal(err)
 	}
 
-	panel, err := a.SessionTools(s.ID)
+	panel, err := a.Connectors.SessionTools(s.ID)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -112,32 +109,32 @@ func TestSessionToolsPanel(t *testing.T) {
 		t.Errorf("read = %+v", read)
 	}
 
-	rev, err := a.SetSessionConnector(s.ID, c.ID, true)
+	rev, err := a.Connectors.SetSessionConnector(s.ID, c.ID, true)
 	if err != nil || rev != 1 {
 		t.Fatalf("SetSessionConnector = %d, %v", rev, err)
 	}
 	a.ev.wait(t, EventToolsChanged, changedTo(s.ID, 1))
-	if rev, _ := a.SetSessionConnector(s.ID, c.ID, true); rev != 1 {
+	if rev, _ := a.Connectors.SetSessionConnector(s.ID, c.ID, true); rev != 1 {
 		t.Errorf("no-op toggle bumped the revision to %d", rev)
 	}
-	rev, err = a.SetSessionTool(s.ID, "files.write", false)
+	rev, err = a.Connectors.SetSessionTool(s.ID, "files.write", false)
 	if err != nil || rev != 2 {
 		t.Fatalf("SetSessionTool = %d, %v", rev, err)
 	}
 	a.ev.wait(t, EventToolsChanged, changedTo(s.ID, 2))
-	panel, _ = a.SessionTools(s.ID)
+	panel, _ = a.Connectors.SessionTools(s.ID)
 	pc = panel.Connectors[0]
 	write := pc.Tools[slices.IndexFunc(pc.Tools, func(x SessionToolDTO) bool { return x.Name == "write" })]
 	if panel.Revision != 2 || !pc.EnabledInSession || write.Enabled {
 		t.Errorf("after toggles: revision %d, connector %+v", panel.Revision, pc)
 	}
-	if _, err := a.SetSessionConnector(s.ID, "nope", true); chat.Kind(err) != chat.KindNotFound {
+	if _, err := a.Connectors.SetSessionConnector(s.ID, "nope", true); chat.Kind(err) != chat.KindNotFound {
 		t.Errorf("unknown connector: %v", err)
 	}
-	if _, err := a.SetSessionTool(s.ID, "notcanonical", false); chat.Kind(err) != chat.KindInvalid {
+	if _, err := a.Connectors.SetSessionTool(s.ID, "notcanonical", false); chat.Kind(err) != chat.KindInvalid {
 		t.Errorf("bad tool name: %v", err)
 	}
-	if _, err := a.SessionTools("nope"); chat.Kind(err) != chat.KindNotFound {
+	if _, err := a.Connectors.SessionTools("nope"); chat.Kind(err) != chat.KindNotFound {
 		t.Errorf("unknown session: %v", err)
 	}
 	if n := len(a.ev.all(EventToolsChanged)); n != 2 {
@@ -145,7 +142,8 @@ func TestSessionToolsPanel(t *testing.T) {
 	}
 
 	// The server's list changes: the session's revision moves and the UI hears it.
-	res := AgentTools(a.App).Call(t.Context(), agent.CallRequest{SessionID: s.ID, Provider: chat.ProviderOpenAI,
+	run, _ := a.running(t)
+	res := run.box.Call(t.Context(), agent.CallRequest{SessionID: s.ID, Provider: chat.ProviderOpenAI,
 		Call: chat.ToolCall{ID: "c1", Name: "files.grow", Arguments: json.RawMessage(`{}`)}}, func(agent.ToolUpdate) {})
 	if !res.Successful {
 		t.Fatalf("grow = %+v", res)
@@ -154,28 +152,26 @@ func TestSessionToolsPanel(t *testing.T) {
 
 	// Folders.
 	dir := t.TempDir()
-	if _, err := a.SetSessionRoots(s.ID, []string{"relative"}); chat.Kind(err) != chat.KindInvalid {
+	if _, err := a.Connectors.SetSessionRoots(s.ID, []string{"relative"}); chat.Kind(err) != chat.KindInvalid {
 		t.Errorf("relative root: %v", err)
 	}
-	roots, err := a.SetSessionRoots(s.ID, []string{dir + "/./", " ", dir})
+	roots, err := a.Connectors.SetSessionRoots(s.ID, []string{dir + "/./", " ", dir})
 	if err != nil || !slices.Equal(roots, []string{filepath.Clean(dir)}) {
 		t.Fatalf("SetSessionRoots = %q, %v", roots, err)
 	}
-	panel, _ = a.SessionTools(s.ID)
+	panel, _ = a.Connectors.SessionTools(s.ID)
 	if !slices.Equal(panel.Roots, roots) {
 		t.Errorf("roots = %q", panel.Roots)
 	}
-	cn, _, cancel, _ := a.connectorsReady()
-	defer cancel()
-	if got := cn.sup.Roots(); len(got) != 1 || got[0].Path != filepath.Clean(dir) {
+	if got := run.sup.Roots(); len(got) != 1 || got[0].Path != filepath.Clean(dir) {
 		t.Errorf("supervisor roots = %+v", got)
 	}
 
 	// Deleting the chat withdraws its folders from the servers.
-	if err := a.DeleteSession(s.ID); err != nil {
+	if err := a.Sessions.Delete(s.ID); err != nil {
 		t.Fatal(err)
 	}
-	if got := cn.sup.Roots(); len(got) != 0 {
+	if got := run.sup.Roots(); len(got) != 0 {
 		t.Errorf("supervisor roots after deleting the chat = %+v, want none", got)
 	}
 }
@@ -191,11 +187,11 @@ func TestChatRunCallsMCPTool(t *testing.T) {
 	a, ev := ca.App, ca.ev
 	c := addFiles(t, ca)
 	sid := ca.chatWith(t, c.ID)
-	srv.Script.Push(
+	srv.Push(
 		fakescript.Reply{ToolCalls: []fakescript.ToolCall{{Name: "files__read", Args: json.RawMessage(`{"path":"notes.txt"}`)}}},
 		fakescript.Reply{Text: "The file says hello."},
 	)
-	sent, err := a.SendMessage(sid, "What is in notes.txt?")
+	sent, err := a.Chat.SendMessage(sid, "What is in notes.txt?")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -203,7 +199,7 @@ func TestChatRunCallsMCPTool(t *testing.T) {
 	if q.Name != "files.read" || !q.ReadOnlyHint {
 		t.Errorf("approval:needed = %+v; want files.read with the server's read-only claim", q)
 	}
-	if err := a.AnswerApproval(q.RequestID, "allow_once"); err != nil {
+	if err := a.Chat.AnswerApproval(q.RequestID, "allow_once"); err != nil {
 		t.Fatal(err)
 	}
 	fin := ev.wait(t, EventRunFinished, func(d any) bool { f, ok := d.(FinishedDTO); return ok && f.RunID == sent.RunID }).(FinishedDTO)
@@ -221,14 +217,14 @@ func TestChatRunCallsMCPTool(t *testing.T) {
 
 	// The user trusts this connector's read-only hints: no question.
 	c.TrustReadOnlyHints = true
-	if err := a.conns.sup.Update(t.Context(), c); err != nil {
+	if err := a.Connectors.testSupervisor(t).Update(t.Context(), c); err != nil {
 		t.Fatal(err)
 	}
-	srv.Script.Push(
+	srv.Push(
 		fakescript.Reply{ToolCalls: []fakescript.ToolCall{{Name: "files__read", Args: json.RawMessage(`{"path":"todo.txt"}`)}}},
 		fakescript.Reply{Text: "Nothing to do."},
 	)
-	sent, err = a.SendMessage(sid, "And todo.txt?")
+	sent, err = a.Chat.SendMessage(sid, "And todo.txt?")
 	if err != nil {
 		t.Fatal(err)
 	}

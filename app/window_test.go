@@ -94,7 +94,7 @@ func TestMenu(t *testing.T) {
 			t.Errorf("no menu item has the shortcut %s", want)
 		}
 	}
-	if m := Menu(&Window{}, nil); len(m.Items) != len(appMenu) {
+	if m := buildMenu(&Window{}, func(Command) {}); len(m.Items) != len(appMenu) {
 		t.Errorf("Menu has %d top-level items, want %d", len(m.Items), len(appMenu))
 	}
 }

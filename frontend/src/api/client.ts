@@ -1,7 +1,10 @@
 // The only module that talks to the generated Wails bindings. Every call
 // rejects with an AppError (see errors.ts), never with a raw value.
 
-import * as App from '../../wailsjs/go/app/App'
+import * as Accounts from '../../wailsjs/go/app/Accounts'
+import * as Chat from '../../wailsjs/go/app/Chat'
+import * as Sessions from '../../wailsjs/go/app/Sessions'
+import * as Settings from '../../wailsjs/go/app/Settings'
 import * as Win from '../../wailsjs/go/app/Window'
 import {BrowserOpenURL, ClipboardSetText, EventsOn} from '../../wailsjs/runtime/runtime'
 import {toAppError} from './errors'
@@ -33,36 +36,36 @@ async function call<T>(fn: () => Promise<unknown>): Promise<T> {
 }
 
 export const api = {
-  status: () => call<Status>(() => App.Status()),
-  keychainStatus: () => call<KeychainStatus>(() => App.KeychainStatus()),
-  listSessions: () => call<Session[] | null>(() => App.ListSessions()).then((s) => s ?? []),
-  createSession: (title = '') => call<Session>(() => App.CreateSession(title)),
-  renameSession: (id: string, title: string) => call<Session>(() => App.RenameSession(id, title)),
-  deleteSession: (id: string) => call<void>(() => App.DeleteSession(id)),
+  status: () => call<Status>(() => Settings.Status()),
+  keychainStatus: () => call<KeychainStatus>(() => Settings.KeychainStatus()),
+  listSessions: () => call<Session[] | null>(() => Sessions.List()).then((s) => s ?? []),
+  createSession: (title = '') => call<Session>(() => Sessions.Create(title)),
+  renameSession: (id: string, title: string) => call<Session>(() => Sessions.Rename(id, title)),
+  deleteSession: (id: string) => call<void>(() => Sessions.Delete(id)),
   openSession: (id: string) =>
-    call<SessionView>(() => App.OpenSession(id)).then((v) => ({...v, messages: v.messages ?? []})),
+    call<SessionView>(() => Sessions.Open(id)).then((v) => ({...v, messages: v.messages ?? []})),
   /** Opens a session with the pages down to message seq loaded (a search hit), switching to its branch if need be. */
   openSessionAt: (id: string, seq: number) =>
-    call<SessionView>(() => App.OpenSessionAt(id, seq)).then((v) => ({...v, messages: v.messages ?? []})),
+    call<SessionView>(() => Sessions.OpenAt(id, seq)).then((v) => ({...v, messages: v.messages ?? []})),
   /** The page of a session's messages stored before seq before. */
   earlierMessages: (sessionId: string, before: number) =>
-    call<MessagePage>(() => App.EarlierMessages(sessionId, before)).then((p) => ({...p, messages: p.messages ?? []})),
+    call<MessagePage>(() => Sessions.EarlierMessages(sessionId, before)).then((p) => ({...p, messages: p.messages ?? []})),
   sendMessage: (sessionId: string, text: string) =>
-    call<SendResult | Message>(() => App.SendMessage(sessionId, text)).then(toSendResult),
-  accounts: () => call<Account[] | null>(() => App.Accounts()).then((a) => a ?? []),
-  signIn: (provider: ProviderId) => call<Login>(() => App.SignIn(provider)),
-  cancelSignIn: (loginId: string) => call<void>(() => App.CancelSignIn(loginId)),
-  submitSignInCode: (loginId: string, code: string) => call<void>(() => App.SubmitSignInCode(loginId, code)),
+    call<SendResult | Message>(() => Chat.SendMessage(sessionId, text)).then(toSendResult),
+  accounts: () => call<Account[] | null>(() => Accounts.List()).then((a) => a ?? []),
+  signIn: (provider: ProviderId) => call<Login>(() => Accounts.SignIn(provider)),
+  cancelSignIn: (loginId: string) => call<void>(() => Accounts.CancelSignIn(loginId)),
+  submitSignInCode: (loginId: string, code: string) => call<void>(() => Accounts.SubmitSignInCode(loginId, code)),
   /** Opens the sign-in page again; paste: the page that shows a code to paste (Claude). */
-  openSignInPage: (loginId: string, {paste = false} = {}) => call<void>(() => App.OpenSignInPage(loginId, paste)),
-  signOut: (provider: ProviderId) => call<void>(() => App.SignOut(provider)),
-  setAPIKey: (provider: ProviderId, key: string) => call<Account>(() => App.SetAPIKey(provider, key)),
-  removeAPIKey: (provider: ProviderId) => call<void>(() => App.RemoveAPIKey(provider)),
-  searchSessions: (query: string) => call<SearchHit[] | null>(() => App.SearchSessions(query)).then((h) => h ?? []),
-  exportSession: (sessionId: string, format: ExportFormat) => call<string>(() => App.ExportSession(sessionId, format)),
+  openSignInPage: (loginId: string, {paste = false} = {}) => call<void>(() => Accounts.OpenSignInPage(loginId, paste)),
+  signOut: (provider: ProviderId) => call<void>(() => Accounts.SignOut(provider)),
+  setAPIKey: (provider: ProviderId, key: string) => call<Account>(() => Accounts.SetAPIKey(provider, key)),
+  removeAPIKey: (provider: ProviderId) => call<void>(() => Accounts.RemoveAPIKey(provider)),
+  searchSessions: (query: string) => call<SearchHit[] | null>(() => Sessions.Search(query)).then((h) => h ?? []),
+  exportSession: (sessionId: string, format: ExportFormat) => call<string>(() => Sessions.Export(sessionId, format)),
   /** Asks where to save and writes the export; resolves to the path, or '' when cancelled. */
   exportSessionToFile: (sessionId: string, format: ExportFormat) =>
-    call<string>(() => App.ExportSessionToFile(sessionId, format)),
+    call<string>(() => Sessions.ExportToFile(sessionId, format)),
 }
 
 function hasRuntime(): boolean {
@@ -105,27 +108,27 @@ function toSendResult(r: SendResult | Message): SendResult {
 }
 
 export const chatApi = {
-  stopRun: (runId: string) => call<void>(() => App.StopRun(runId)),
-  applyNow: (runId: string) => call<boolean>(() => App.ApplyNow(runId)),
-  retryTurn: (sessionId: string) => call<string>(() => App.RetryTurn(sessionId)),
+  stopRun: (runId: string) => call<void>(() => Chat.StopRun(runId)),
+  applyNow: (runId: string) => call<boolean>(() => Chat.ApplyNow(runId)),
+  retryTurn: (sessionId: string) => call<string>(() => Chat.RetryTurn(sessionId)),
   answerApproval: (requestId: string, decision: ApprovalDecision) =>
-    call<void>(() => App.AnswerApproval(requestId, decision)),
+    call<void>(() => Chat.AnswerApproval(requestId, decision)),
   /** The model new chats start on; provider "" means the one last used. */
-  defaultModel: () => call<{provider: string; model: string}>(() => App.DefaultModel()),
+  defaultModel: () => call<{provider: string; model: string}>(() => Settings.DefaultModel()),
   setDefaultModel: (provider: string, model: string) =>
-    call<{provider: string; model: string}>(() => App.SetDefaultModel(provider, model)),
+    call<{provider: string; model: string}>(() => Settings.SetDefaultModel(provider, model)),
   setSessionModel: (sessionId: string, provider: string, model: string) =>
-    call<Session>(() => App.SetSessionModel(sessionId, provider, model)),
-  listModels: () => call<ProviderModels[] | null>(() => App.ListModels()).then((p) => p ?? []),
+    call<Session>(() => Chat.SetSessionModel(sessionId, provider, model)),
+  listModels: () => call<ProviderModels[] | null>(() => Chat.ListModels()).then((p) => p ?? []),
   /** Asks the provider for the account's models again; models:changed follows. */
-  refreshModels: (provider: string) => call<void>(() => App.RefreshModels(provider)),
-  activeRun: (sessionId: string) => call<string>(() => App.ActiveRun(sessionId)).then((id) => id || ''),
+  refreshModels: (provider: string) => call<void>(() => Chat.RefreshModels(provider)),
+  activeRun: (sessionId: string) => call<string>(() => Chat.ActiveRun(sessionId)).then((id) => id || ''),
   /** Sends text as a new version of the user message seq; the old one stays on its own branch. */
   editAndResend: (sessionId: string, seq: number, text: string) =>
-    call<SendResult>(() => App.EditAndResend(sessionId, seq, text)),
+    call<SendResult>(() => Chat.EditAndResend(sessionId, seq, text)),
   /** Shows the branch through the message seq (one version of an edited message). */
   switchBranch: (sessionId: string, seq: number) =>
-    call<SessionView>(() => App.SwitchBranch(sessionId, seq)).then((v) => ({...v, messages: v.messages ?? []})),
+    call<SessionView>(() => Chat.SwitchBranch(sessionId, seq)).then((v) => ({...v, messages: v.messages ?? []})),
 }
 
 /** The events of a chat run, plus models:changed (credentials or catalog changed). */
@@ -184,8 +187,8 @@ export const windowApi = {
 export type ThemeChoice = 'system' | 'light' | 'dark'
 
 export const settingsApi = {
-  theme: () => call<ThemeChoice>(() => App.Theme()),
-  setTheme: (theme: ThemeChoice) => call<ThemeChoice>(() => App.SetTheme(theme)),
+  theme: () => call<ThemeChoice>(() => Settings.Theme()),
+  setTheme: (theme: ThemeChoice) => call<ThemeChoice>(() => Settings.SetTheme(theme)),
 }
 
 /** Subscribes to the menu's commands; returns the unsubscribe function. */

@@ -2,7 +2,7 @@
 // bindings and the events Go sends about them. Every call rejects with an
 // AppError (see errors.ts). Shapes mirror app/connectors_dto.go.
 
-import * as App from '../../wailsjs/go/app/App'
+import * as Connectors from '../../wailsjs/go/app/Connectors'
 import {EventsOn} from '../../wailsjs/runtime/runtime'
 import {toAppError} from './errors'
 
@@ -178,47 +178,47 @@ function normalizeConnector(c: Connector): Connector {
 }
 
 export const connectorsApi = {
-  list: () => call<Connector[] | null>(() => App.ListConnectors()).then((l) => list(l).map(normalizeConnector)),
+  list: () => call<Connector[] | null>(() => Connectors.List()).then((l) => list(l).map(normalizeConnector)),
   save: (input: ConnectorInput) =>
-    call<Connector>(() => App.SaveConnector(input as unknown as Parameters<typeof App.SaveConnector>[0])).then(normalizeConnector),
-  remove: (id: string) => call<void>(() => App.DeleteConnector(id)),
-  setEnabled: (id: string, on: boolean) => call<Connector>(() => App.SetConnectorEnabled(id, on)).then(normalizeConnector),
-  restart: (id: string) => call<void>(() => App.RestartConnector(id)),
+    call<Connector>(() => Connectors.Save(input as unknown as Parameters<typeof Connectors.Save>[0])).then(normalizeConnector),
+  remove: (id: string) => call<void>(() => Connectors.Delete(id)),
+  setEnabled: (id: string, on: boolean) => call<Connector>(() => Connectors.SetEnabled(id, on)).then(normalizeConnector),
+  restart: (id: string) => call<void>(() => Connectors.Restart(id)),
   test: (input: ConnectorInput) =>
-    call<TestResult>(() => App.TestConnector(input as unknown as Parameters<typeof App.TestConnector>[0])).then((r) => ({
+    call<TestResult>(() => Connectors.Test(input as unknown as Parameters<typeof Connectors.Test>[0])).then((r) => ({
       ...r,
       tools: list(r.tools),
       stderrTail: list(r.stderrTail),
     })),
-  logs: (id: string) => call<LogLine[] | null>(() => App.ConnectorLogs(id)).then(list),
-  suggestSecretArgs: (args: string[]) => call<number[] | null>(() => App.SuggestSecretArgs(args)).then(list),
-  pickImportFile: () => call<string>(() => App.PickImportFile()),
-  pickExportFile: () => call<string>(() => App.PickExportFile()),
+  logs: (id: string) => call<LogLine[] | null>(() => Connectors.Logs(id)).then(list),
+  suggestSecretArgs: (args: string[]) => call<number[] | null>(() => Connectors.SuggestSecretArgs(args)).then(list),
+  pickImportFile: () => call<string>(() => Connectors.PickImportFile()),
+  pickExportFile: () => call<string>(() => Connectors.PickExportFile()),
   importFile: (path: string) =>
-    call<ImportReport>(() => App.ImportConnectors(path)).then((r) => ({
+    call<ImportReport>(() => Connectors.Import(path)).then((r) => ({
       ...r,
       entries: list(r.entries).map((e) => ({...e, notes: list(e.notes), ignored: list(e.ignored)})),
     })),
-  exportFile: (path: string) => call<number>(() => App.ExportConnectors(path)),
-  signIn: (id: string) => call<void>(() => App.SignInConnector(id)),
-  cancelSignIn: (id: string) => call<void>(() => App.CancelConnectorSignIn(id)),
-  signOut: (id: string) => call<void>(() => App.SignOutConnector(id)),
+  exportFile: (path: string) => call<number>(() => Connectors.Export(path)),
+  signIn: (id: string) => call<void>(() => Connectors.SignIn(id)),
+  cancelSignIn: (id: string) => call<void>(() => Connectors.CancelSignIn(id)),
+  signOut: (id: string) => call<void>(() => Connectors.SignOut(id)),
 }
 
 export const toolsApi = {
   sessionTools: (sessionId: string) =>
-    call<SessionTools>(() => App.SessionTools(sessionId)).then((t) => ({
+    call<SessionTools>(() => Connectors.SessionTools(sessionId)).then((t) => ({
       ...t,
       roots: list(t.roots),
       connectors: list(t.connectors).map((c) => ({...c, tools: list(c.tools)})),
     })),
   setConnector: (sessionId: string, connectorId: string, on: boolean) =>
-    call<number>(() => App.SetSessionConnector(sessionId, connectorId, on)),
+    call<number>(() => Connectors.SetSessionConnector(sessionId, connectorId, on)),
   setTool: (sessionId: string, canonical: string, on: boolean) =>
-    call<number>(() => App.SetSessionTool(sessionId, canonical, on)),
+    call<number>(() => Connectors.SetSessionTool(sessionId, canonical, on)),
   setRoots: (sessionId: string, roots: string[]) =>
-    call<string[] | null>(() => App.SetSessionRoots(sessionId, roots)).then(list),
-  pickFolder: () => call<string>(() => App.PickFolder()),
+    call<string[] | null>(() => Connectors.SetSessionRoots(sessionId, roots)).then(list),
+  pickFolder: () => call<string>(() => Connectors.PickFolder()),
 }
 
 function hasRuntime(): boolean {

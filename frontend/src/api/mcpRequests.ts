@@ -2,7 +2,7 @@
 // form to fill, or consent to open a URL) and sampling (using the session's
 // model). See app/elicit.go and app/sampling.go.
 
-import * as App from '../../wailsjs/go/app/App'
+import * as Connectors from '../../wailsjs/go/app/Connectors'
 import {EventsOn} from '../../wailsjs/runtime/runtime'
 import {toAppError} from './errors'
 
@@ -90,8 +90,8 @@ async function call(fn: () => Promise<unknown>): Promise<void> {
 export const mcpRequestsApi = {
   /** Rejects with an 'invalid' AppError when the backend finds the form invalid; the request keeps waiting. */
   answerElicitation: (requestId: string, action: ElicitationAction, content: Record<string, unknown> | null) =>
-    call(() => App.AnswerElicitation(requestId, action, content ? JSON.stringify(content) : '')),
-  answerSampling: (requestId: string, approve: boolean) => call(() => App.AnswerSampling(requestId, approve)),
+    call(() => Connectors.AnswerElicitation(requestId, action, content ? JSON.stringify(content) : '')),
+  answerSampling: (requestId: string, approve: boolean) => call(() => Connectors.AnswerSampling(requestId, approve)),
 }
 
 function hasRuntime(): boolean {

@@ -12,7 +12,7 @@ describe('composer', () => {
     const {backend, user} = await renderApp({sessions: two()})
     const composer = screen.getByTestId('composer')
     await user.type(composer, 'Plan three days in Lisbon{Enter}')
-    expect(backend.App.SendMessage).toHaveBeenCalledWith('s1', 'Plan three days in Lisbon')
+    expect(backend.Chat.SendMessage).toHaveBeenCalledWith('s1', 'Plan three days in Lisbon')
     const msg = await screen.findByTestId('message')
     expect(msg).toHaveAttribute('data-role', 'user')
     expect(msg).toHaveTextContent('Plan three days in Lisbon')
@@ -32,7 +32,7 @@ describe('composer', () => {
     const blocked = await screen.findByTestId('composer-blocked')
     expect(blocked).toHaveTextContent('To get replies, sign in to a provider or add an API key in Accounts.')
     await user.type(screen.getByTestId('composer'), 'Hello{Enter}')
-    expect(backend.App.SendMessage).not.toHaveBeenCalled()
+    expect(backend.Chat.SendMessage).not.toHaveBeenCalled()
     expect(screen.getByTestId('send')).toBeDisabled()
     expect(screen.getByTestId('composer')).toHaveValue('Hello')
     await user.click(within(blocked).getByTestId('blocked-accounts'))
@@ -61,9 +61,9 @@ describe('composer', () => {
     const composer = screen.getByTestId('composer')
     await user.type(composer, 'line one{Shift>}{Enter}{/Shift}line two')
     expect(composer).toHaveValue('line one\nline two')
-    expect(backend.App.SendMessage).not.toHaveBeenCalled()
+    expect(backend.Chat.SendMessage).not.toHaveBeenCalled()
     await user.click(screen.getByTestId('send'))
-    expect(backend.App.SendMessage).toHaveBeenCalledWith('s1', 'line one\nline two')
+    expect(backend.Chat.SendMessage).toHaveBeenCalledWith('s1', 'line one\nline two')
   })
 
   it('cannot send empty or blank text', async () => {
@@ -73,7 +73,7 @@ describe('composer', () => {
     await user.type(screen.getByTestId('composer'), '   {Enter}')
     expect(send).toBeDisabled()
     await user.click(send)
-    expect(backend.App.SendMessage).not.toHaveBeenCalled()
+    expect(backend.Chat.SendMessage).not.toHaveBeenCalled()
     await user.type(screen.getByTestId('composer'), 'x')
     expect(send).toBeEnabled()
   })
@@ -93,7 +93,7 @@ describe('composer', () => {
 
   it('a failed send keeps the text and shows a toast', async () => {
     const {backend, user} = await renderApp({sessions: two()})
-    backend.App.SendMessage.mockRejectedValueOnce({kind: 'not_found', message: 'session s1 not found'})
+    backend.Chat.SendMessage.mockRejectedValueOnce({kind: 'not_found', message: 'session s1 not found'})
     await user.type(screen.getByTestId('composer'), 'hello{Enter}')
     expect(await screen.findByTestId('toast')).toHaveTextContent('session s1 not found')
     expect(screen.getByTestId('composer')).toHaveValue('hello')

@@ -1,3 +1,46 @@
+export namespace agent {
+	
+	export class ApprovalRequest {
+	    RunID: string;
+	    SessionID: string;
+	    Call: chat.ToolCall;
+	    Server: string;
+	    ReadOnlyHint: boolean;
+	
+	    static createFrom(source: any = {}) {
+	        return new ApprovalRequest(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.RunID = source["RunID"];
+	        this.SessionID = source["SessionID"];
+	        this.Call = this.convertValues(source["Call"], chat.ToolCall);
+	        this.Server = source["Server"];
+	        this.ReadOnlyHint = source["ReadOnlyHint"];
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
+
+}
+
 export namespace app {
 	
 	export class AccountDTO {
@@ -973,6 +1016,33 @@ export namespace app {
 		}
 	}
 	
+
+}
+
+export namespace chat {
+	
+	export class ToolCall {
+	    id: string;
+	    name: string;
+	    arguments?: number[];
+	    invalidArguments?: string;
+	    providerIds?: Record<string, string>;
+	    providerData?: Record<string, Array<number>>;
+	
+	    static createFrom(source: any = {}) {
+	        return new ToolCall(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.id = source["id"];
+	        this.name = source["name"];
+	        this.arguments = source["arguments"];
+	        this.invalidArguments = source["invalidArguments"];
+	        this.providerIds = source["providerIds"];
+	        this.providerData = source["providerData"];
+	    }
+	}
 
 }
 
