@@ -372,9 +372,9 @@ func maskKey(key string) string {
 // AccountDTO is a provider's credentials as the Accounts page shows them. It
 // never carries a secret.
 type AccountDTO struct {
-	Provider string `json:"provider"`
+	Provider string `json:"provider" ts:"ProviderId"`
 	// Method is "oauth" (signed in with the provider's account) or "apikey".
-	Method    string `json:"method"`
+	Method    string `json:"method" ts:"AccountMethod"`
 	Email     string `json:"email,omitempty"`
 	Plan      string `json:"plan,omitempty"`
 	AccountID string `json:"accountId,omitempty"`
@@ -388,7 +388,7 @@ type AccountDTO struct {
 // LoginDTO is a started browser sign-in.
 type LoginDTO struct {
 	LoginID  string `json:"loginId"`
-	Provider string `json:"provider"`
+	Provider string `json:"provider" ts:"ProviderId"`
 	// AuthURL is the page the browser was sent to, shown as a fallback link.
 	AuthURL string `json:"authUrl"`
 	// Manual is true when the provider also accepts a pasted code (Claude).
@@ -401,9 +401,9 @@ type LoginDTO struct {
 // LoginEventDTO is the payload of an auth:login event.
 type LoginEventDTO struct {
 	LoginID  string `json:"loginId"`
-	Provider string `json:"provider"`
+	Provider string `json:"provider" ts:"ProviderId"`
 	// Status is waiting, exchanging, signed_in, failed or canceled.
-	Status  string      `json:"status"`
+	Status  string      `json:"status" ts:"LoginStatus"`
 	Error   *ErrorDTO   `json:"error,omitempty"`
 	Account *AccountDTO `json:"account,omitempty"`
 }

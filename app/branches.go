@@ -52,7 +52,7 @@ func (c *Chat) EditAndResend(sessionID string, seq uint64, text string) (SendRes
 
 // SwitchBranch shows the branch through message seq, one of the versions
 // of an edited message: the conversation then runs to the newest message
-// under it. It returns the session as OpenSession does.
+// under it. It returns the session as Sessions.Open does.
 func (c *Chat) SwitchBranch(sessionID string, seq uint64) (SessionViewDTO, error) {
 	run, ctx, cancel, err := c.core.call()
 	if err != nil {

@@ -13,11 +13,14 @@ import (
 // maxMessageLen bounds one typed message (1 MiB of text).
 const maxMessageLen = 1 << 20
 
-// Approval decisions, as AnswerApproval takes them.
+// ApprovalDecision answers approval:needed.
+type ApprovalDecision string
+
+// The decisions.
 const (
-	DecisionAllowOnce   = "allow_once"
-	DecisionAlwaysAllow = "always_allow"
-	DecisionDeny        = "deny"
+	DecisionAllowOnce   ApprovalDecision = "allow_once"
+	DecisionAlwaysAllow ApprovalDecision = "always_allow"
+	DecisionDeny        ApprovalDecision = "deny"
 )
 
 // Chat is the bound service of the chat pane: sending and editing
@@ -136,7 +139,7 @@ func (c *Chat) ActiveRun(sessionID string) string {
 
 // AnswerApproval answers a pending approval request: allow_once,
 // always_allow or deny.
-func (c *Chat) AnswerApproval(requestID, decision string) error {
+func (c *Chat) AnswerApproval(requestID string, decision ApprovalDecision) error {
 	var d agent.Decision
 	switch decision {
 	case DecisionAllowOnce:
@@ -151,9 +154,14 @@ func (c *Chat) AnswerApproval(requestID, decision string) error {
 	return c.approvals.answer(context.Background(), requestID, d)
 }
 
-// Approve implements agent.Approver: it asks the UI (approval:needed) and
-// waits for AnswerApproval, or for the run to stop.
-func (c *Chat) Approve(ctx context.Context, req agent.ApprovalRequest) (agent.Decision, error) {
+// approver implements agent.Approver for the chat. It is not a method of
+// Chat, which Wails binds.
+type approver struct{ c *Chat }
+
+// Approve asks the UI (approval:needed) and waits for AnswerApproval, or
+// for the run to stop.
+func (a approver) Approve(ctx context.Context, req agent.ApprovalRequest) (agent.Decision, error) {
+	c := a.c
 	id, answers, done := c.approvals.ask()
 	defer done()
 	c.core.events.runEvent(req.RunID, EventApproval, ApprovalDTO{

@@ -124,7 +124,7 @@ func TestChatStopAndConflict(t *testing.T) {
 func TestApprovalRoundTrip(t *testing.T) {
 	t.Parallel()
 	a, log, _ := startChatApp(t)
-	c := a.Chat
+	c := approver{a.Chat}
 	got := make(chan agent.Decision, 1)
 	go func() {
 		d, err := c.Approve(t.Context(), agent.ApprovalRequest{RunID: "r1", Call: chat.ToolCall{ID: "c1", Name: "fs.write_file", Arguments: []byte(`{"path":"a"}`)}, Server: "fs"})

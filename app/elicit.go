@@ -79,11 +79,15 @@ func (e elicitor) Elicit(ctx context.Context, req mcp.ElicitationRequest) (mcp.E
 	}
 }
 
+// ElicitationAction is the user's answer to an elicitation.
+type ElicitationAction string
+
 // AnswerElicitation answers a pending elicitation: action is accept,
 // decline or cancel; contentJSON is the form's values (a JSON object) for
 // an accepted form. An invalid form is rejected (chat.ErrInvalid, with
 // every problem) and the request keeps waiting for a corrected answer.
-func (c *Connectors) AnswerElicitation(requestID, action, contentJSON string) error {
+func (c *Connectors) AnswerElicitation(requestID string, answer ElicitationAction, contentJSON string) error {
+	action := string(answer)
 	switch action {
 	case mcp.ActionAccept, mcp.ActionDecline, mcp.ActionCancel:
 	default:

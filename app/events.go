@@ -21,21 +21,35 @@ const (
 	// changed.
 	EventModelsChanged Event = "models:changed"
 
-	EventRunStarted  Event = "run:started"
-	EventRunStep     Event = "run:step"
+	// EventRunStarted: a reply began (SendMessage, EditAndResend, RetryTurn).
+	EventRunStarted Event = "run:started"
+	// EventRunStep: a model request of the run starts, with the provider,
+	// model and tools revision it uses.
+	EventRunStep Event = "run:step"
+	// EventRunRetrying: the request failed and is retried after a delay;
+	// what streamed of it is dropped.
 	EventRunRetrying Event = "run:retrying"
 	// EventRunFinished is sent exactly once per run, last.
 	EventRunFinished Event = "run:finished"
 	// EventChatDelta carries coalesced streamed text (see DeltaInterval).
-	EventChatDelta    Event = "chat:delta"
-	EventToolStarted  Event = "tool:started"
-	EventToolArgs     Event = "tool:args"
-	EventToolRunning  Event = "tool:running"
+	EventChatDelta Event = "chat:delta"
+	// EventToolStarted: the model began a tool call (its name may follow
+	// in a second tool:started).
+	EventToolStarted Event = "tool:started"
+	// EventToolArgs is a fragment of a tool call's arguments as they stream.
+	EventToolArgs Event = "tool:args"
+	// EventToolRunning: the call was approved and runs on its server.
+	EventToolRunning Event = "tool:running"
+	// EventToolProgress is a server's progress notification for a call.
 	EventToolProgress Event = "tool:progress"
-	EventToolLog      Event = "tool:log"
+	// EventToolLog is a server's log message during a call.
+	EventToolLog Event = "tool:log"
+	// EventToolFinished carries a call's result envelope.
 	EventToolFinished Event = "tool:finished"
 	// EventApproval asks the user to allow a tool call.
-	EventApproval     Event = "approval:needed"
+	EventApproval Event = "approval:needed"
+	// EventMessageSaved carries a message the run stored (the user's, each
+	// reply and tool results, checkpoints of a streaming reply).
 	EventMessageSaved Event = "message:saved"
 
 	// EventConnectorState is sent each time a connector's state changes

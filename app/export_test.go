@@ -75,7 +75,7 @@ func TestExportSession(t *testing.T) {
 	msgs, _ := st.Messages(ctx, id)
 	for _, f := range export.Formats() {
 		t.Run(string(f), func(t *testing.T) {
-			got, err := a.Sessions.Export(id, string(f))
+			got, err := a.Sessions.Export(id, ExportFormat(f))
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -6,6 +6,7 @@ import (
 	"log/slog"
 	"net/http/httptest"
 	"reflect"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -76,6 +77,9 @@ func (l *eventLog) emit(_ context.Context, name string, data ...any) {
 	case len(data) > 1, reflect.TypeOf(d) != want:
 		l.wrong = append(l.wrong, fmt.Sprintf("event %s carried %T (%d values); Events says %v", name, d, len(data), want))
 	}
+	for _, path := range nullLists(reflect.ValueOf(d), name) {
+		l.wrong = append(l.wrong, path+" is null; the contract says lists are never null")
+	}
 	l.events = append(l.events, emitted{name, d})
 }
 
@@ -114,6 +118,40 @@ func (l *eventLog) waitFrom(t testing.TB, skip int, name Event, ok func(any) boo
 		time.Sleep(10 * time.Millisecond)
 	}
 	t.Fatalf("no matching %s event within 15 s; got %d of them", name, l.count(name))
+	return nil
+}
+
+// nullLists returns the paths of the nil slices in v that JSON would send
+// as null: the fields without omitempty, and v itself.
+func nullLists(v reflect.Value, path string) []string {
+	switch v.Kind() {
+	case reflect.Pointer, reflect.Interface:
+		if v.IsNil() {
+			return nil
+		}
+		return nullLists(v.Elem(), path)
+	case reflect.Slice:
+		if v.IsNil() {
+			return []string{path}
+		}
+		var out []string
+		for i := range v.Len() {
+			out = append(out, nullLists(v.Index(i), fmt.Sprintf("%s[%d]", path, i))...)
+		}
+		return out
+	case reflect.Struct:
+		var out []string
+		for i := range v.NumField() {
+			f := v.Type().Field(i)
+			tag := f.Tag.Get("json")
+			if !f.IsExported() || tag == "-" || strings.Contains(tag, "omitempty") && v.Field(i).Len() == 0 ||
+				f.Type.Kind() == reflect.Slice && f.Type.Elem().Kind() == reflect.Uint8 {
+				continue
+			}
+			out = append(out, nullLists(v.Field(i), path+"."+f.Name)...)
+		}
+		return out
+	}
 	return nil
 }
 

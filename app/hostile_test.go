@@ -51,7 +51,7 @@ func startHostileApp(t *testing.T, mode chat.ApprovalMode) *hostileApp {
 
 // turn sends text and answers the approval questions in order, returning
 // the questions asked; it fails the test if the run fails.
-func (h *hostileApp) turn(t *testing.T, text string, answers ...string) []ApprovalDTO {
+func (h *hostileApp) turn(t *testing.T, text string, answers ...ApprovalDecision) []ApprovalDTO {
 	t.Helper()
 	before := len(h.ev.all(EventApproval))
 	sent, err := h.Chat.SendMessage(h.session, text)

@@ -5,18 +5,24 @@ import (
 	"github.com/wailsapp/wails/v2/pkg/menu/keys"
 )
 
-// Command is something the menu asks the UI to do. The same commands have
-// the same shortcuts in frontend/src/lib/shortcuts.ts, which handles them
-// where the menu's accelerators do not reach (the dev bridge).
-type Command string
+// MenuCommand is something the menu asks the UI to do (menu:command). The
+// same commands have the same shortcuts in frontend/src/lib/shortcuts.ts,
+// which handles them where the menu's accelerators do not reach (the dev
+// bridge); it imports them from the generated contract.
+type MenuCommand string
 
-// The UI's commands.
+// The UI's commands; MenuCommands lists them.
 const (
-	CommandNewChat  Command = "new-chat"
-	CommandSearch   Command = "search"
-	CommandSettings Command = "settings"
-	CommandAbout    Command = "about"
+	CommandNewChat  MenuCommand = "new-chat"
+	CommandSearch   MenuCommand = "search"
+	CommandSettings MenuCommand = "settings"
+	CommandAbout    MenuCommand = "about"
 )
+
+// MenuCommands lists the UI's commands.
+func MenuCommands() []MenuCommand {
+	return []MenuCommand{CommandNewChat, CommandSearch, CommandSettings, CommandAbout}
+}
 
 // menuItem is one entry of the app menu, as data: the menu and its test
 // read the same table.
@@ -25,7 +31,7 @@ type menuItem struct {
 	// accel is the shortcut, e.g. "ctrl+n"; empty for none.
 	accel string
 	// command is sent to the UI; run is done here. One of them is set.
-	command Command
+	command MenuCommand
 	run     func(w *Window)
 }
 
@@ -57,12 +63,12 @@ var appMenu = []menuSection{
 
 // menu builds the app menu; its UI commands go out as menu:command.
 func (a *App) menu() *menu.Menu {
-	return buildMenu(a.Window, func(c Command) { a.core.events.emit(EventMenuCommand, c) })
+	return buildMenu(a.Window, func(c MenuCommand) { a.core.events.emit(EventMenuCommand, c) })
 }
 
 // buildMenu builds the menu of appMenu: window commands run on w, UI
 // commands go to send.
-func buildMenu(w *Window, send func(Command)) *menu.Menu {
+func buildMenu(w *Window, send func(MenuCommand)) *menu.Menu {
 	bar := menu.NewMenu()
 	for _, s := range appMenu {
 		sub := bar.AddSubmenu(s.label)
@@ -77,7 +83,7 @@ func buildMenu(w *Window, send func(Command)) *menu.Menu {
 	return bar
 }
 
-func menuClick(w *Window, it menuItem, send func(Command)) menu.Callback {
+func menuClick(w *Window, it menuItem, send func(MenuCommand)) menu.Callback {
 	return func(*menu.CallbackData) {
 		if it.run != nil {
 			it.run(w)

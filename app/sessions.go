@@ -237,9 +237,12 @@ func (s *Sessions) Search(query string) ([]SearchHitDTO, error) {
 	return out, nil
 }
 
+// ExportFormat is a format of Export (export.Formats).
+type ExportFormat string
+
 // Export renders a session as "markdown" or "json" (backend/export): what
 // the conversation said, never a secret.
-func (s *Sessions) Export(sessionID, format string) (string, error) {
+func (s *Sessions) Export(sessionID string, format ExportFormat) (string, error) {
 	var b strings.Builder
 	if _, err := s.exportTo(&b, sessionID, format); err != nil {
 		return "", err
@@ -249,7 +252,7 @@ func (s *Sessions) Export(sessionID, format string) (string, error) {
 
 // ExportToFile asks where to save and writes the export there. It returns
 // the path, or "" when the user cancelled.
-func (s *Sessions) ExportToFile(sessionID, format string) (string, error) {
+func (s *Sessions) ExportToFile(sessionID string, format ExportFormat) (string, error) {
 	var b strings.Builder
 	sess, err := s.exportTo(&b, sessionID, format)
 	if err != nil {
@@ -259,8 +262,8 @@ func (s *Sessions) ExportToFile(sessionID, format string) (string, error) {
 }
 
 // exportTo writes the export of a session to w and returns the session.
-func (s *Sessions) exportTo(w io.Writer, sessionID, format string) (chat.Session, error) {
-	f, err := export.ParseFormat(format)
+func (s *Sessions) exportTo(w io.Writer, sessionID string, format ExportFormat) (chat.Session, error) {
+	f, err := export.ParseFormat(string(format))
 	if err != nil {
 		return chat.Session{}, err
 	}

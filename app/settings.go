@@ -11,12 +11,15 @@ import (
 // settingTheme is the key of the theme setting in the data file.
 const settingTheme = "theme"
 
-// The themes Settings offers; system follows the desktop's light or dark
-// preference as the web view reports it.
+// ThemeChoice is a theme Settings offers; system follows the desktop's
+// light or dark preference as the web view reports it.
+type ThemeChoice string
+
+// The themes.
 const (
-	ThemeSystem = "system"
-	ThemeLight  = "light"
-	ThemeDark   = "dark"
+	ThemeSystem ThemeChoice = "system"
+	ThemeLight  ThemeChoice = "light"
+	ThemeDark   ThemeChoice = "dark"
 )
 
 // Settings is the bound service of the Settings page and the shell's
@@ -65,13 +68,13 @@ func (s *Settings) KeychainStatus() KeychainDTO {
 
 // Theme is the theme chosen in Settings: "system" (the default), "light"
 // or "dark".
-func (s *Settings) Theme() (string, error) {
+func (s *Settings) Theme() (ThemeChoice, error) {
 	run, ctx, cancel, err := s.core.call()
 	if err != nil {
 		return ThemeSystem, err
 	}
 	defer cancel()
-	var t string
+	var t ThemeChoice
 	if err := run.store.Setting(ctx, settingTheme, &t); err != nil && !errors.Is(err, chat.ErrNotFound) {
 		return ThemeSystem, err
 	}
@@ -82,7 +85,7 @@ func (s *Settings) Theme() (string, error) {
 }
 
 // SetTheme chooses the theme.
-func (s *Settings) SetTheme(theme string) (string, error) {
+func (s *Settings) SetTheme(theme ThemeChoice) (ThemeChoice, error) {
 	if !validTheme(theme) {
 		return "", chat.E(chat.ErrInvalid, "the theme is system, light or dark, not %.40q", theme)
 	}
@@ -97,7 +100,7 @@ func (s *Settings) SetTheme(theme string) (string, error) {
 	return theme, nil
 }
 
-func validTheme(t string) bool {
+func validTheme(t ThemeChoice) bool {
 	return t == ThemeSystem || t == ThemeLight || t == ThemeDark
 }
 

@@ -15,12 +15,12 @@ func TestTheme(t *testing.T) {
 	if got, err := a.Settings.Theme(); err != nil || got != ThemeSystem {
 		t.Fatalf("Theme on a new data file = %q, %v; want system", got, err)
 	}
-	for _, theme := range []string{ThemeDark, ThemeLight, ThemeSystem, ThemeDark} {
+	for _, theme := range []ThemeChoice{ThemeDark, ThemeLight, ThemeSystem, ThemeDark} {
 		if got, err := a.Settings.SetTheme(theme); err != nil || got != theme {
 			t.Fatalf("SetTheme(%q) = %q, %v", theme, got, err)
 		}
 	}
-	_, err := a.Settings.SetTheme("solarized" + strings.Repeat("x", 200))
+	_, err := a.Settings.SetTheme(ThemeChoice("solarized" + strings.Repeat("x", 200)))
 	if chat.Kind(err) != chat.KindInvalid || !strings.Contains(err.Error(), "system, light or dark") || len(err.Error()) > 120 {
 		t.Errorf("SetTheme(bad) error = %v (kind %q); want a short invalid error naming the choices", err, chat.Kind(err))
 	}
