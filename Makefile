@@ -128,7 +128,7 @@ test: deps-test
 test-go:
 	go vet ./...
 	go tool gocyclo -over 25 -ignore '_test\.go$$|/testdata/' app backend main.go
-	$(KEYRING) bash -c 'CGO_ENABLED=0 MAESTRO_MCP_NODE_MODULES=$(CURDIR)/.ci/mcp/node_modules MAESTRO_REQUIRE_MCP=1 go test -count=1 ./backend/... && go test -count=1 -race ./app/... .'
+	$(KEYRING) bash -c 'CGO_ENABLED=0 MAESTRO_MCP_NODE_MODULES=$(CURDIR)/.ci/mcp/node_modules MAESTRO_REQUIRE_MCP=1 go test -count=1 ./backend/... && go test -count=1 -race -tags $(TAGS) ./app/... .'
 	.ci/mcp/conformance.sh $(CURDIR)/$(OUT)/conformance
 
 test-frontend:

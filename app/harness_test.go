@@ -144,7 +144,7 @@ func nullLists(v reflect.Value, path string) []string {
 		for i := range v.NumField() {
 			f := v.Type().Field(i)
 			tag := f.Tag.Get("json")
-			if !f.IsExported() || tag == "-" || strings.Contains(tag, "omitempty") && v.Field(i).Len() == 0 ||
+			if !f.IsExported() || tag == "-" || strings.Contains(tag, "omitempty") && v.Field(i).IsZero() ||
 				f.Type.Kind() == reflect.Slice && f.Type.Elem().Kind() == reflect.Uint8 {
 				continue
 			}

@@ -34,6 +34,8 @@ var importRules = []struct {
 	allowed func(imp string) bool
 }{
 	{"backend/chat", "imports nothing of Maestro's", only()},
+	{"backend/desktop", "imports nothing of Maestro's", only()},
+	{"backend/diagnostics", "imports nothing of Maestro's", only()},
 	{"backend/agent", "imports only backend/chat of Maestro's", only("backend/chat")},
 	{"backend/tools", "imports only backend/chat of Maestro's", only("backend/chat")},
 	{"backend/providers/...", "never imports backend/mcp, backend/tools or backend/agent",

@@ -3,6 +3,8 @@ package agent
 import (
 	"errors"
 	"log/slog"
+	"math"
+	"sync/atomic"
 	"time"
 
 	"maestro/backend/chat"
@@ -33,6 +35,8 @@ type Agent struct {
 	models   Models
 	tools    Tools
 	approver Approver
+	trust    Trust
+	audit    AuditLog
 
 	maxSteps        int
 	parallel        int
@@ -40,6 +44,12 @@ type Agent struct {
 	clock           Clock
 	checkpointEvery time.Duration
 	log             *slog.Logger
+
+	// hist keeps the open sessions' decoded histories (cache.go).
+	hist *histories
+	// threshold is the compaction threshold, a float64's bits: the app
+	// changes it from its settings while runs read it.
+	threshold atomic.Uint64
 }
 
 // Option configures an Agent.
@@ -62,8 +72,43 @@ func WithClock(c Clock) Option { return func(a *Agent) { a.clock = c } }
 // streams (default one second).
 func WithCheckpointEvery(d time.Duration) Option { return func(a *Agent) { a.checkpointEvery = d } }
 
+// WithTrust keeps pins and grants for every chat (tools.Trust). Without it
+// calls are neither pinned nor checked against a pin.
+func WithTrust(t Trust) Option { return func(a *Agent) { a.trust = t } }
+
+// WithAuditLog records every tool call that reached approval.
+func WithAuditLog(l AuditLog) Option { return func(a *Agent) { a.audit = l } }
+
 // WithLogger receives one line per model request and per tool call.
 func WithLogger(l *slog.Logger) Option { return func(a *Agent) { a.log = l } }
+
+// WithCompactThreshold sets the share of a request's limit past which the
+// conversation is compacted before sending (default 0.8; see
+// SetCompactThreshold).
+func WithCompactThreshold(share float64) Option {
+	return func(a *Agent) { _ = a.SetCompactThreshold(share) }
+}
+
+// WithOpenSessions sets how many sessions' histories the agent keeps
+// decoded between runs (default DefaultOpenSessions).
+func WithOpenSessions(n int) Option { return func(a *Agent) { a.hist = newHistories(n) } }
+
+// SetCompactThreshold changes the compaction threshold for the requests
+// that follow, in every session: the share of what a request may carry
+// past which the oldest part of the conversation is summarised first. It
+// must be within [MinCompactThreshold, MaxCompactThreshold]. It is safe
+// to call while runs stream.
+func (a *Agent) SetCompactThreshold(share float64) error {
+	if math.IsNaN(share) || share < MinCompactThreshold || share > MaxCompactThreshold {
+		return chat.E(chat.ErrInvalid, "the compaction threshold must be between %.0f%% and %.0f%% of the context window, not %.0f%%",
+			100*MinCompactThreshold, 100*MaxCompactThreshold, 100*share)
+	}
+	a.threshold.Store(math.Float64bits(share))
+	return nil
+}
+
+// CompactThreshold returns the compaction threshold.
+func (a *Agent) CompactThreshold() float64 { return math.Float64frombits(a.threshold.Load()) }
 
 // New returns an Agent. approver may be nil only if every session allows
 // or denies all tools; a call that needs asking is then denied.
@@ -76,7 +121,9 @@ func New(st Store, models Models, tools Tools, approver Approver, opts ...Option
 		clock:           realClock{},
 		checkpointEvery: DefaultCheckpointEvery,
 		log:             slog.New(slog.DiscardHandler),
+		hist:            newHistories(DefaultOpenSessions),
 	}
+	a.threshold.Store(math.Float64bits(DefaultCompactThreshold))
 	for _, o := range opts {
 		o(a)
 	}

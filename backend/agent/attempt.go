@@ -14,7 +14,10 @@ import (
 type attempt struct {
 	sess chat.Session
 	ov   Overlay
-	asm  *assembler
+	info chat.ModelInfo
+	// use is the context the request was measured at.
+	use ContextUse
+	asm *assembler
 	// msg is the message as last stored; Seq is 0 until the first write.
 	msg            chat.Message
 	lastCheckpoint time.Time
@@ -34,8 +37,8 @@ func (r *run) attempt(ctx context.Context, step, n int) (*attempt, error) {
 	if sess.Provider == "" || sess.Model == "" {
 		return nil, chat.E(chat.ErrInvalid, "the session has no provider and model selected")
 	}
-	msgs := sendableHistory(r.history)
-	ov, err := r.a.tools.Overlay(ctx, sess.ID, sess.Provider, usedTools(msgs))
+	r.entry.view.update(r.history)
+	ov, err := r.a.tools.Overlay(ctx, sess.ID, sess.Provider, r.entry.view.usedTools())
 	if err != nil {
 		return nil, fmt.Errorf("agent: tools for session %s: %w", sess.ID, err)
 	}
@@ -43,13 +46,18 @@ func (r *run) attempt(ctx context.Context, step, n int) (*attempt, error) {
 	if err != nil {
 		return nil, fmt.Errorf("agent: model for %s: %w", sess.Provider, err)
 	}
-	view := contextView(msgs, r.drop)
-	req := chat.Request{
-		Model: sess.Model, Info: r.a.models.Info(ctx, sess.Provider, sess.Model), System: sess.SystemPrompt,
-		Messages: view, Tools: ov.Tools, ToolNames: ov.Names,
-		SessionID: sess.ID, PromptID: r.promptID,
+	info := r.a.models.Info(ctx, sess.Provider, sess.Model)
+	use, err := r.prepare(ctx, sess, info, ov)
+	if err != nil {
+		return nil, err
 	}
-	at := &attempt{sess: sess, ov: ov, asm: newAssembler(r.in.RunID, sess.Provider, ov, r.emit),
+	view := r.entry.view.msgs
+	req := chat.Request{
+		Model: sess.Model, Info: info, System: sess.SystemPrompt,
+		Messages: view[:len(view):len(view)], Tools: ov.Tools, ToolNames: ov.Names,
+		SessionID: sess.ID, PromptID: r.promptID, MaxOutputTokens: int(use.Reserve),
+	}
+	at := &attempt{sess: sess, ov: ov, info: info, use: use, asm: newAssembler(r.in.RunID, sess.Provider, ov, r.emit),
 		msg: chat.Message{ID: chat.NewID(), Role: chat.RoleAssistant, Provider: sess.Provider, Model: sess.Model, RunID: r.in.RunID}}
 	r.emit(StepStarted{RunID: r.in.RunID, Step: step, Attempt: n, MessageID: at.msg.ID, Provider: sess.Provider,
 		Model: sess.Model, ToolsRevision: ov.Revision, ToolCount: len(ov.Tools)})
@@ -148,6 +156,7 @@ func (r *run) save(ctx context.Context, at *attempt, status chat.Status, cause e
 		u := f.Usage
 		m.Usage = &u
 	}
+	m.Tokens = chat.EstimateTokens(m)
 	if err := r.write(ctx, &m); err != nil {
 		return fmt.Errorf("agent: save the reply: %w", err)
 	}

@@ -2,7 +2,6 @@ package agent_test
 
 import (
 	"errors"
-	"fmt"
 	"strings"
 	"testing"
 	"time"
@@ -113,48 +112,6 @@ func TestUnauthorizedEndsTurn(t *testing.T) {
 			}
 			if r := eventsOf[agent.Retrying](sink); len(r) != 0 {
 				t.Errorf("Retrying events %+v, want none", r)
-			}
-		})
-	}
-}
-
-func TestContextTooLargeDropsOldestTurns(t *testing.T) {
-	t.Parallel()
-	for _, p := range allProviders {
-		t.Run(p, func(t *testing.T) {
-			t.Parallel()
-			h := newHarness(t, p)
-			// Four earlier turns, each with a tool call and its result.
-			for i := range 4 {
-				h.script(p).Push(
-					fakescript.Reply{ToolCalls: []fakescript.ToolCall{call("srv__echo", fmt.Sprintf(`{"x":%d}`, i))}},
-					fakescript.Reply{Text: fmt.Sprintf("answer-%d", i)},
-				)
-				if _, err := h.run(t.Context(), user(fmt.Sprintf("question-%d", i)), nil); err != nil {
-					t.Fatal(err)
-				}
-			}
-			before := h.messages()
-			h.script(p).Push(fakescript.Reply{Error: "context_too_large"}, fakescript.Reply{Text: "fits now"})
-			sink := &recSink{}
-			if _, err := h.run(t.Context(), user("question-4"), sink); err != nil {
-				t.Fatalf("Run: %v", err)
-			}
-			reqs := h.requests(p) // accepted: every call still has its result
-			body := string(reqs[len(reqs)-1].Body)
-			if strings.Contains(body, "question-0") || !strings.Contains(body, "question-3") || !strings.Contains(body, "question-4") {
-				t.Errorf("trimmed request should leave out the oldest turn only: %s", body)
-			}
-			if n := strings.Count(body, resultShape[p]); n < 3 {
-				t.Errorf("trimmed request has %d results, want the 3 kept turns' results", n)
-			}
-			if r := eventsOf[agent.Retrying](sink); len(r) != 1 || r[0].Reason != "context_too_large" {
-				t.Errorf("Retrying events %+v", r)
-			}
-			// The stored history is untouched.
-			after := h.messages()
-			if len(after) != len(before)+2 || after[0].Text() != "question-0" {
-				t.Errorf("stored history changed: %d → %d messages", len(before), len(after))
 			}
 		})
 	}

@@ -85,6 +85,10 @@ type ApprovalNeeded struct {
 	Arguments json.RawMessage
 	// ReadOnlyHint: the server claims the tool only reads (its claim).
 	ReadOnlyHint bool
+	// Hints, Destructive and Change as in ApprovalRequest.
+	Hints       chat.ToolHints
+	Destructive bool
+	Change      *chat.DefinitionChange
 }
 
 // ToolCallRunning is sent when a call is handed to Tools.Call, with its
@@ -145,6 +149,51 @@ type Retrying struct {
 	Err     error
 }
 
+// ContextMeasured is sent before each request with what it will carry
+// against the budget of the session's model (after any compaction), so
+// the UI can show how full the context is.
+type ContextMeasured struct {
+	RunID string
+	Use   ContextUse
+}
+
+// CompactionStarted is sent when the agent starts summarising the oldest
+// part of the conversation: because the context passed the threshold
+// (Reason chat.SummaryThreshold), because the provider refused a request
+// as too long (chat.SummaryTooLong), or because the user asked
+// (chat.SummaryManual). Messages and Tokens are the part being replaced;
+// Requests is how many summarising requests it takes.
+type CompactionStarted struct {
+	RunID     string
+	SessionID string
+	Reason    string
+	Messages  int
+	Tokens    int64
+	Requests  int
+}
+
+// CompactionProgress is sent after each summarising request.
+type CompactionProgress struct {
+	RunID          string
+	Done, Requests int
+}
+
+// CompactionFinished is sent when the summary node is stored (its
+// MessageSaved comes first). It stands for the branch's messages up to
+// Through (Messages of them); TokensBefore estimates what they took in
+// requests, TokensAfter what the summary takes. Usage is what the
+// summarising requests cost.
+type CompactionFinished struct {
+	RunID        string
+	MessageID    string
+	Seq          uint64
+	Through      uint64
+	Messages     int
+	TokensBefore int64
+	TokensAfter  int64
+	Usage        chat.Usage
+}
+
 // RunFinished is the one terminal event of a run. Err is nil for a
 // finished turn; Canceled is set when the user stopped it (Err then wraps
 // context.Canceled). RetryAt, when set, is when a rate or usage limit that
@@ -157,20 +206,24 @@ type RunFinished struct {
 	RetryAt  time.Time
 }
 
-func (RunStarted) isEvent()       {}
-func (StepStarted) isEvent()      {}
-func (TextDelta) isEvent()        {}
-func (ReasoningDelta) isEvent()   {}
-func (ToolCallStarted) isEvent()  {}
-func (ToolCallArgs) isEvent()     {}
-func (ApprovalNeeded) isEvent()   {}
-func (ToolCallRunning) isEvent()  {}
-func (ToolCallProgress) isEvent() {}
-func (ToolCallLog) isEvent()      {}
-func (ToolCallFinished) isEvent() {}
-func (MessageSaved) isEvent()     {}
-func (Retrying) isEvent()         {}
-func (RunFinished) isEvent()      {}
+func (RunStarted) isEvent()         {}
+func (StepStarted) isEvent()        {}
+func (TextDelta) isEvent()          {}
+func (ReasoningDelta) isEvent()     {}
+func (ToolCallStarted) isEvent()    {}
+func (ToolCallArgs) isEvent()       {}
+func (ApprovalNeeded) isEvent()     {}
+func (ToolCallRunning) isEvent()    {}
+func (ToolCallProgress) isEvent()   {}
+func (ToolCallLog) isEvent()        {}
+func (ToolCallFinished) isEvent()   {}
+func (MessageSaved) isEvent()       {}
+func (Retrying) isEvent()           {}
+func (ContextMeasured) isEvent()    {}
+func (CompactionStarted) isEvent()  {}
+func (CompactionProgress) isEvent() {}
+func (CompactionFinished) isEvent() {}
+func (RunFinished) isEvent()        {}
 
 // RunIDOf returns the run id of any event.
 func RunIDOf(ev Event) string {
@@ -200,6 +253,14 @@ func RunIDOf(ev Event) string {
 	case MessageSaved:
 		return e.RunID
 	case Retrying:
+		return e.RunID
+	case ContextMeasured:
+		return e.RunID
+	case CompactionStarted:
+		return e.RunID
+	case CompactionProgress:
+		return e.RunID
+	case CompactionFinished:
 		return e.RunID
 	case RunFinished:
 		return e.RunID

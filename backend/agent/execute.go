@@ -46,12 +46,16 @@ func (r *run) runTools(ctx context.Context, at *attempt) error {
 		grants[g] = true
 	}
 	var runnable []int
+	verdicts := make([]*verdict, len(calls))
+	defer func() { r.auditCalls(ctx, sess.ID, calls, at.asm.calls, verdicts, rec) }()
 	for i, call := range calls {
 		if msg := r.checkArguments(ctx, call, at.asm.calls[i]); msg != "" {
 			rec.record(i, errorResult(call, msg), 0)
 			continue
 		}
-		run, msg, err := r.approve(ctx, sess, grants, call, at.asm.calls[i])
+		v, err := r.approve(ctx, sess, grants, call, at.asm.calls[i])
+		verdicts[i] = &v
+		run, msg := v.run, v.msg
 		if err != nil {
 			if ctx.Err() != nil {
 				rec.fill(stoppedResult)
@@ -101,54 +105,6 @@ func (r *run) checkArguments(ctx context.Context, call chat.ToolCall, info callI
 			"session", r.in.SessionID, "tool", call.Name, "unparseable", call.InvalidArguments != "")
 	}
 	return msg
-}
-
-// approve applies the session's policy to one call: it runs, or msg says
-// why not. err is the Approver's failure (ctx's error on Stop). The order
-// matters: "deny all" denies every call that would reach a server, grants
-// and the user's trust in a connector's read-only hints included; a hint
-// alone never skips the question.
-func (r *run) approve(ctx context.Context, sess chat.Session, grants map[string]bool, call chat.ToolCall, info callInfo) (run bool, msg string, err error) {
-	switch {
-	case !info.known:
-		return false, fmt.Sprintf("unknown tool %q: it is not among this session's tools", info.exposed), nil
-	case info.Builtin:
-		return true, "", nil
-	case sess.Approval == chat.ApprovalDenyAll:
-		return false, msgDenyAll, nil
-	case sess.Approval == chat.ApprovalAllowAll, grants[call.Name], info.skipsQuestion():
-		return true, "", nil
-	case r.a.approver == nil:
-		return false, msgNoApprover, nil
-	}
-	r.emit(ApprovalNeeded{RunID: r.in.RunID, CallID: call.ID, Name: call.Name, Server: info.Server,
-		Arguments: call.Arguments, ReadOnlyHint: info.ReadOnlyHint})
-	d, err := r.a.approver.Approve(ctx, ApprovalRequest{RunID: r.in.RunID, SessionID: sess.ID, Call: call,
-		Server: info.Server, ReadOnlyHint: info.ReadOnlyHint})
-	if err != nil {
-		return false, "", err
-	}
-	switch d {
-	case AllowOnce:
-		return true, "", nil
-	case AlwaysAllow:
-		grants[call.Name] = true
-		// The user's decision stands even if they stop the turn right after.
-		_, err := r.a.store.UpdateSession(context.WithoutCancel(ctx), sess.ID, func(s *chat.Session) error {
-			for _, g := range s.Grants {
-				if g == call.Name {
-					return nil
-				}
-			}
-			s.Grants = append(s.Grants, call.Name)
-			return nil
-		})
-		if err != nil {
-			return false, "", fmt.Errorf("save the grant: %w", err)
-		}
-		return true, "", nil
-	}
-	return false, msgDenied, nil
 }
 
 // execute runs the calls at the indexes in runnable, bounded by a.parallel.
@@ -261,6 +217,7 @@ func (rc *recorder) record(i int, res chat.ToolResult, d time.Duration) {
 	if rc.n == len(rc.calls) {
 		m.Status = chat.StatusComplete
 	}
+	m.Tokens = chat.EstimateTokens(m)
 	if err := rc.r.write(rc.ctx, &m); err != nil {
 		if rc.err == nil {
 			rc.err = fmt.Errorf("agent: save tool results: %w", err)

@@ -20,6 +20,12 @@ type fakeTool struct {
 	// to run its connector's read-only tools without asking; builtin marks
 	// Maestro's own search_tools.
 	readOnly, trusted, builtin bool
+	// hints and policy, when set, are the definition's annotations and the
+	// connector's approval policy: the tool gets a definition (connector
+	// "conn-" + its server, the description "does "+its name unless desc).
+	hints  *chat.ToolHints
+	desc   string
+	policy chat.ToolPolicy
 	// schema is the declared input schema; "" means objectSchema.
 	schema string
 	fn     func(ctx context.Context, args json.RawMessage, report func(agent.ToolUpdate)) chat.ToolResult
@@ -90,7 +96,14 @@ func (f *fakeTools) Overlay(_ context.Context, _, _ string, _ []string) (agent.O
 		ov.Names[n] = e
 		server, _, _ := strings.Cut(n, ".")
 		t := f.tools[n]
-		info[e] = agent.ToolInfo{Canonical: n, Server: server, ReadOnlyHint: t.readOnly, TrustReadOnly: t.trusted, Builtin: t.builtin}
+		ti := agent.ToolInfo{Canonical: n, Server: server, ReadOnlyHint: t.readOnly, TrustReadOnly: t.trusted, Builtin: t.builtin}
+		if t.hints != nil {
+			_, tool, _ := strings.Cut(n, ".")
+			ti.ConnectorName, ti.Policy = server, t.policy
+			ti.Definition = chat.ToolDefinition{ConnectorID: "conn-" + server, Name: tool, Description: cmpOr(t.desc, "does "+tool),
+				InputSchema: json.RawMessage(schema), Hints: *t.hints}
+		}
+		info[e] = ti
 	}
 	ov.Resolve = func(e string) (agent.ToolInfo, bool) {
 		ti, ok := info[e]
@@ -130,4 +143,11 @@ func (f *fakeTools) requests() []agent.CallRequest {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	return slices.Clone(f.reqs)
+}
+
+func cmpOr(a, b string) string {
+	if a != "" {
+		return a
+	}
+	return b
 }

@@ -80,6 +80,41 @@ type harness struct {
 	approver *fakeApprover
 	clock    *fakeClock
 	agent    *agent.Agent
+
+	// info is what Models.Info says about each provider's model (the
+	// zero ModelInfo unless a test sets it).
+	infoMu sync.Mutex
+	info   map[string]chat.ModelInfo
+}
+
+// harnessModels hands out the fakes' adapters and the harness's info.
+type harnessModels struct{ h *harness }
+
+func (m harnessModels) Model(_ context.Context, p string) (chat.Model, error) {
+	f, ok := m.h.fakes[p]
+	if !ok {
+		return nil, errors.New("no such provider " + p)
+	}
+	return f.model, nil
+}
+
+func (m harnessModels) Info(_ context.Context, p, model string) chat.ModelInfo {
+	m.h.infoMu.Lock()
+	defer m.h.infoMu.Unlock()
+	info := m.h.info[p]
+	if info.Known() {
+		info.ID = model
+	}
+	return info
+}
+
+// setWindow gives provider's model a context window of n tokens and an
+// output limit of out, both in Models.Info and in its fake.
+func (h *harness) setWindow(p string, n, out int) {
+	h.infoMu.Lock()
+	h.info[p] = chat.ModelInfo{ID: modelNames[p], ContextWindow: n, MaxOutputTokens: out}
+	h.infoMu.Unlock()
+	h.script(p).SetWindow(n)
 }
 
 func newHarness(t *testing.T, provider string, opts ...agent.Option) *harness {
@@ -96,16 +131,10 @@ func newHarness(t *testing.T, provider string, opts ...agent.Option) *harness {
 		t.Fatal(err)
 	}
 	h := &harness{t: t, store: st, sessID: sess.ID, fakes: startFakes(t), tools: newFakeTools(),
-		approver: &fakeApprover{decide: map[string]agent.Decision{}}, clock: newFakeClock(0)}
-	models := agent.ModelsFunc(func(_ context.Context, p string) (chat.Model, error) {
-		f, ok := h.fakes[p]
-		if !ok {
-			return nil, errors.New("no such provider " + p)
-		}
-		return f.model, nil
-	})
+		approver: &fakeApprover{decide: map[string]agent.Decision{}}, clock: newFakeClock(0),
+		info: map[string]chat.ModelInfo{}}
 	all := append([]agent.Option{agent.WithClock(h.clock)}, opts...)
-	h.agent = agent.New(st, models, h.tools, h.approver, all...)
+	h.agent = agent.New(st, harnessModels{h}, h.tools, h.approver, all...)
 	return h
 }
 

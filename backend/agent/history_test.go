@@ -2,9 +2,6 @@ package agent
 
 import (
 	"encoding/json"
-	"fmt"
-	"math/rand/v2"
-	"reflect"
 	"slices"
 	"strings"
 	"testing"
@@ -44,120 +41,6 @@ func ids(msgs []chat.Message) []string {
 	return out
 }
 
-func TestContextView(t *testing.T) {
-	t.Parallel()
-	history := []chat.Message{
-		userMsg("u0"), callMsg("a0", "c0"), resultMsg("t0", "c0"), textMsg("f0", chat.StatusComplete),
-		userMsg("u1"), callMsg("a1", "c1", "c2"), resultMsg("t1", "c1", "c2"), callMsg("a1b", "c3"), resultMsg("t1b", "c3"),
-		textMsg("f1", chat.StatusComplete),
-		userMsg("u2"), callMsg("a2", "c4"), resultMsg("t2", "c4"),
-	}
-	orig := slices.Clone(history)
-	tests := []struct {
-		drop int
-		want string
-	}{
-		{0, "u0"}, {1, "u1"}, {2, "u2"}, {9, "u2"},
-	}
-	for _, tt := range tests {
-		got := contextView(history, tt.drop)
-		if got[0].ID != tt.want {
-			t.Errorf("contextView(drop %d) starts at %s, want %s", tt.drop, got[0].ID, tt.want)
-		}
-		checkView(t, history, got)
-	}
-	if !reflect.DeepEqual(history, orig) {
-		t.Errorf("contextView modified the history")
-	}
-	if got := droppableTurns(history); got != 2 {
-		t.Errorf("droppableTurns = %d, want 2", got)
-	}
-}
-
-// checkView asserts the view invariants: a suffix of history that starts
-// with a user message, in which every assistant message with tool calls is
-// directly followed by the tool message answering them.
-func checkView(t *testing.T, history, view []chat.Message) {
-	t.Helper()
-	if len(view) == 0 || view[0].Role != chat.RoleUser {
-		t.Fatalf("view %v does not start with a user message", ids(view))
-	}
-	if !slices.Equal(ids(history[len(history)-len(view):]), ids(view)) {
-		t.Fatalf("view %v is not a suffix of the history", ids(view))
-	}
-	for i, m := range view {
-		calls := m.ToolCalls()
-		if len(calls) == 0 {
-			continue
-		}
-		if i+1 >= len(view) || view[i+1].Role != chat.RoleTool {
-			t.Fatalf("view %v separates %s from its results", ids(view), m.ID)
-		}
-		answered := map[string]bool{}
-		for _, p := range view[i+1].Parts {
-			answered[p.(chat.ToolResultPart).Result.CallID] = true
-		}
-		for _, c := range calls {
-			if !answered[c.ID] {
-				t.Fatalf("view %v: call %s of %s has no result next to it", ids(view), c.ID, m.ID)
-			}
-		}
-	}
-}
-
-// TestContextViewRandom checks the invariants on random well-formed
-// histories for every drop count.
-func TestContextViewRandom(t *testing.T) {
-	t.Parallel()
-	rng := rand.New(rand.NewPCG(1, 2))
-	for n := range 200 {
-		var history []chat.Message
-		call := 0
-		for turn := range 1 + rng.IntN(6) {
-			history = append(history, userMsg(fmt.Sprintf("u%d-%d", n, turn)))
-			for step := range rng.IntN(4) {
-				var cs []string
-				for range 1 + rng.IntN(3) {
-					cs = append(cs, fmt.Sprintf("c%d", call))
-					call++
-				}
-				history = append(history, callMsg(fmt.Sprintf("a%d-%d", turn, step), cs...), resultMsg(fmt.Sprintf("t%d-%d", turn, step), cs...))
-			}
-			if rng.IntN(4) > 0 {
-				history = append(history, textMsg(fmt.Sprintf("f%d", turn), chat.StatusComplete))
-			}
-		}
-		for drop := range droppableTurns(history) + 2 {
-			checkView(t, history, contextView(history, drop))
-		}
-	}
-}
-
-func TestNextDrop(t *testing.T) {
-	t.Parallel()
-	tests := []struct {
-		current, droppable, want int
-		ok                       bool
-	}{
-		{0, 0, 0, false},
-		{0, 1, 1, true},
-		{1, 1, 1, false},
-		{0, 4, 1, true},
-		{1, 4, 2, true},
-		{2, 4, 4, true},
-		{4, 4, 4, false},
-		{0, 10, 3, true},
-		{3, 10, 5, true},
-		{5, 10, 10, true},
-	}
-	for _, tt := range tests {
-		got, ok := nextDrop(tt.current, tt.droppable)
-		if got != tt.want || ok != tt.ok {
-			t.Errorf("nextDrop(%d, %d) = %d, %v; want %d, %v", tt.current, tt.droppable, got, ok, tt.want, tt.ok)
-		}
-	}
-}
-
 func TestSendable(t *testing.T) {
 	t.Parallel()
 	history := []chat.Message{
@@ -165,15 +48,23 @@ func TestSendable(t *testing.T) {
 		textMsg("stopped", chat.StatusCanceled), textMsg("crashed", chat.StatusStreaming), textMsg("done", chat.StatusComplete),
 		resultMsg("tool"),
 	}
-	if got, want := ids(sendableHistory(history)), []string{"u", "stopped", "crashed", "done", "tool"}; !slices.Equal(got, want) {
+	var got []string
+	for _, m := range history {
+		if sendable(m) {
+			got = append(got, m.ID)
+		}
+	}
+	if want := []string{"u", "stopped", "crashed", "done", "tool"}; !slices.Equal(got, want) {
 		t.Errorf("sendable = %v, want %v", got, want)
 	}
 }
 
 func TestUsedTools(t *testing.T) {
 	t.Parallel()
-	history := []chat.Message{userMsg("u"), callMsg("a", "x", "y"), resultMsg("t", "x", "y"), callMsg("b", "x")}
-	if got, want := usedTools(history), []string{"srv.x", "srv.y"}; !slices.Equal(got, want) {
+	history := seq(userMsg("u"), callMsg("a", "x", "y"), resultMsg("t", "x", "y"), callMsg("b", "x"))
+	var v view
+	v.update(history)
+	if got, want := v.usedTools(), []string{"srv.x", "srv.y"}; !slices.Equal(got, want) {
 		t.Errorf("usedTools = %v, want %v (most recent first)", got, want)
 	}
 }

@@ -18,14 +18,16 @@ type RunInput struct {
 	// messages the run writes record it.
 	RunID     string
 	SessionID string
-	// Text and Files are the user's message. Both are empty with Retry.
-	Text  string
-	Files []chat.FilePart
+	// Text, Files and Resources are the user's message (a prompt's parts
+	// arrive as Text, Files and Resources too). All are empty with Retry.
+	Text      string
+	Files     []chat.FilePart
+	Resources []chat.ResourcePart
 	// Retry runs the session's last turn again without a new user message:
 	// after a failed turn, or one that reached the step cap.
 	Retry bool
 	// Edit, if set, is the Seq of a user message of the active branch that
-	// Text and Files replace: the new message is stored as its sibling (the
+	// Text, Files and Resources replace: the new message is stored as its sibling (the
 	// old one and its continuation stay, as another branch) and the turn
 	// answers it with only the history before it.
 	Edit uint64
@@ -48,15 +50,16 @@ type run struct {
 	ctl  *Control
 	sink *syncSink
 
-	// history mirrors the session's stored messages, including those this
-	// run wrote; requests are rendered from it.
+	// entry is the session's decoded history (cache.go), held for the
+	// whole run.
+	entry *histEntry
+	// history is the end of the session's active branch that requests
+	// need (the entry's tail), including what this run wrote; requests
+	// are rendered from it through the entry's view.
 	history  []chat.Message
 	promptID string
-	// drop is how many of the oldest turns the context view leaves out
-	// since the provider said the context was too large.
-	drop  int
-	steps int
-	usage chat.Usage
+	steps    int
+	usage    chat.Usage
 }
 
 // Run runs one turn: it persists the user's message (unless in.Retry), then
@@ -65,7 +68,13 @@ type run struct {
 // returns when the turn is over, with everything received persisted. Every
 // call, failed validation included, emits RunStarted first and exactly one
 // RunFinished last; the returned error is RunFinished.Err.
-func (a *Agent) Run(ctx context.Context, in RunInput, sink Sink) (res RunResult, err error) {
+func (a *Agent) Run(ctx context.Context, in RunInput, sink Sink) (RunResult, error) {
+	return a.do(ctx, in, sink, (*run).turn)
+}
+
+// do runs body as a run: RunStarted first, exactly one RunFinished last
+// (a panic included), the run's usage in the result.
+func (a *Agent) do(ctx context.Context, in RunInput, sink Sink, body func(*run, context.Context) error) (res RunResult, err error) {
 	r := &run{a: a, in: in, ctl: in.Control, sink: &syncSink{s: sink}}
 	if r.ctl == nil {
 		r.ctl = &Control{}
@@ -83,36 +92,57 @@ func (a *Agent) Run(ctx context.Context, in RunInput, sink Sink) (res RunResult,
 		res = RunResult{Steps: r.steps, Usage: r.usage}
 	}()
 	r.emit(RunStarted{RunID: in.RunID, SessionID: in.SessionID})
-	return res, r.turn(ctx)
+	return res, body(r, ctx)
 }
 
 func (r *run) emit(ev Event) { r.sink.Emit(ev) }
 
-func (r *run) turn(ctx context.Context) error {
-	history, err := r.a.store.Messages(ctx, r.in.SessionID)
-	if err != nil {
-		return fmt.Errorf("agent: load history: %w", err)
+// open takes the session's history entry for the run and brings it up to
+// date; close (deferred by turn) hands back what the run leaves.
+func (r *run) open(ctx context.Context) error {
+	r.entry = r.a.hist.entry(r.in.SessionID)
+	r.entry.mu.Lock()
+	if _, err := r.a.load(ctx, r.entry, r.in.SessionID); err != nil {
+		r.entry.mu.Unlock()
+		return err
 	}
 	// A session runs one turn at a time, so checkpoints still marked
 	// streaming were left by a process that died mid-turn.
-	if history, _, err = Recover(ctx, r.a.store, r.in.SessionID, history); err != nil {
+	history, n, err := Recover(ctx, r.a.store, r.in.SessionID, r.entry.tail)
+	if err != nil {
+		r.entry.loaded = false
+		r.entry.mu.Unlock()
 		return err
 	}
+	if n > 0 {
+		r.entry.view.reset()
+	}
 	r.history = history
+	return nil
+}
+
+func (r *run) close(ctx context.Context) {
+	r.a.settle(ctx, r.entry, r.in.SessionID, r.history)
+	r.entry.mu.Unlock()
+}
+
+func (r *run) turn(ctx context.Context) error {
+	if err := r.open(ctx); err != nil {
+		return err
+	}
+	defer r.close(ctx)
 	switch {
 	case r.in.Retry && r.in.Edit != 0:
 		return chat.E(chat.ErrInvalid, "a turn cannot be retried and edited at once")
 	case r.in.Retry:
-		if err := checkRetry(sendableHistory(history)); err != nil {
+		if err := checkRetry(r.history); err != nil {
 			return err
 		}
 	default:
 		if r.in.Edit != 0 {
-			i, err := editedMessage(history, r.in.Edit)
-			if err != nil {
+			if err := r.checkEdit(ctx); err != nil {
 				return err
 			}
-			r.history = history[:i:i]
 		}
 		if err := r.saveUserMessage(ctx); err != nil {
 			return err
@@ -140,7 +170,7 @@ func (r *run) turn(ctx context.Context) error {
 }
 
 func (r *run) saveUserMessage(ctx context.Context) error {
-	if r.in.Text == "" && len(r.in.Files) == 0 {
+	if r.in.Text == "" && len(r.in.Files) == 0 && len(r.in.Resources) == 0 {
 		return chat.E(chat.ErrInvalid, "the message is empty")
 	}
 	var parts chat.Parts
@@ -150,15 +180,27 @@ func (r *run) saveUserMessage(ctx context.Context) error {
 	for _, f := range r.in.Files {
 		parts = append(parts, f)
 	}
-	msg := chat.Message{Role: chat.RoleUser, Parts: parts, RunID: r.in.RunID, Status: chat.StatusComplete}
-	wctx := context.WithoutCancel(ctx)
-	var m chat.Message
-	var err error
-	if r.in.Edit != 0 {
-		m, err = r.a.store.ForkMessage(wctx, r.in.SessionID, r.in.Edit, msg)
-	} else {
-		m, err = r.a.store.AppendMessage(wctx, r.in.SessionID, msg)
+	for _, res := range r.in.Resources {
+		parts = append(parts, res)
 	}
+	msg := chat.Message{Role: chat.RoleUser, Parts: parts, RunID: r.in.RunID, Status: chat.StatusComplete}
+	msg.Tokens = chat.EstimateTokens(msg)
+	wctx := context.WithoutCancel(ctx)
+	if r.in.Edit != 0 {
+		m, err := r.a.store.ForkMessage(wctx, r.in.SessionID, r.in.Edit, msg)
+		if err != nil {
+			return fmt.Errorf("agent: save the user message: %w", err)
+		}
+		// The branch changed under the tail: read the new one, which ends
+		// with the message just stored.
+		if _, err := r.a.reload(ctx, r.entry, r.in.SessionID); err != nil {
+			return err
+		}
+		r.history = r.entry.tail
+		r.emit(MessageSaved{RunID: r.in.RunID, MessageID: m.ID, Seq: m.Seq, Role: m.Role, Status: m.Status})
+		return nil
+	}
+	m, err := r.a.store.AppendMessage(wctx, r.in.SessionID, msg)
 	if err != nil {
 		return fmt.Errorf("agent: save the user message: %w", err)
 	}
@@ -167,24 +209,39 @@ func (r *run) saveUserMessage(ctx context.Context) error {
 	return nil
 }
 
-// editedMessage finds the user message seq in history (the active branch).
-func editedMessage(history []chat.Message, seq uint64) (int, error) {
-	i := slices.IndexFunc(history, func(m chat.Message) bool { return m.Seq == seq })
-	switch {
-	case i < 0:
-		return 0, chat.E(chat.ErrNotFound, "message %d is not in the conversation shown; switch to its branch first", seq)
-	case history[i].Role != chat.RoleUser:
-		return 0, chat.E(chat.ErrInvalid, "message %d is not yours; only your own messages can be edited", seq)
+// checkEdit checks that the message being edited is a user message of the
+// active branch: in the tail the run holds, or older than it (before the
+// latest summary), which the store answers.
+func (r *run) checkEdit(ctx context.Context) error {
+	seq := r.in.Edit
+	var m chat.Message
+	if i := slices.IndexFunc(r.history, func(m chat.Message) bool { return m.Seq == seq }); i >= 0 {
+		m = r.history[i]
+	} else {
+		on, err := r.a.store.OnActivePath(ctx, r.in.SessionID, seq)
+		if err != nil {
+			return fmt.Errorf("agent: find the edited message: %w", err)
+		}
+		if !on {
+			return chat.E(chat.ErrNotFound, "message %d is not in the conversation shown; switch to its branch first", seq)
+		}
+		if m, err = r.a.store.Message(ctx, r.in.SessionID, seq); err != nil {
+			return fmt.Errorf("agent: read the edited message: %w", err)
+		}
 	}
-	return i, nil
+	if m.Role != chat.RoleUser {
+		return chat.E(chat.ErrInvalid, "message %d is not yours; only your own messages can be edited", seq)
+	}
+	return nil
 }
 
 // checkRetry refuses to retry a turn that ended with a final reply.
-func checkRetry(msgs []chat.Message) error {
-	if lastUserMessage(msgs) < 0 {
+func checkRetry(history []chat.Message) error {
+	if lastUserMessage(history) < 0 {
 		return chat.E(chat.ErrInvalid, "the session has no message to answer")
 	}
-	if last := msgs[len(msgs)-1]; last.Role == chat.RoleAssistant && len(last.ToolCalls()) == 0 {
+	last := lastSendable(history)
+	if last >= 0 && history[last].Role == chat.RoleAssistant && len(history[last].ToolCalls()) == 0 {
 		return chat.E(chat.ErrInvalid, "the last turn already has its reply; there is nothing to retry")
 	}
 	return nil
@@ -193,6 +250,9 @@ func checkRetry(msgs []chat.Message) error {
 // stepState is what a step remembers across its attempts.
 type stepState struct {
 	retries int
+	// compacted is set once the provider refused the step's request as too
+	// long and the agent compacted: a second refusal ends the turn.
+	compacted bool
 }
 
 // step runs one model request to completion, retrying or restarting it as
@@ -211,6 +271,9 @@ func (r *run) step(ctx context.Context, step int) (*attempt, error) {
 			return nil, stopped(ctx)
 		}
 		reason, delay := r.retryable(err, &st)
+		if reason == "" {
+			reason, err = r.compactTooLong(ctx, at, err, &st)
+		}
 		if reason == "" {
 			r.settleFailed(ctx, at, err)
 			return nil, err
@@ -236,14 +299,6 @@ func (r *run) retryable(err error, st *stepState) (string, time.Duration) {
 	pe, ok := chat.AsProviderError(err)
 	if !ok {
 		return "", 0
-	}
-	if pe.Kind == chat.ProviderKindContextTooLarge {
-		n, ok := nextDrop(r.drop, droppableTurns(sendableHistory(r.history)))
-		if !ok {
-			return "", 0
-		}
-		r.drop = n
-		return "context_too_large", 0
 	}
 	delay, ok := r.a.retry.Delay(err, st.retries)
 	if !ok {

@@ -66,14 +66,47 @@ type ToolInfo struct {
 	// shown, never checked and never enough on its own.
 	ReadOnlyHint bool
 	// TrustReadOnly is the user's choice, made per connector, to run the
-	// tools its server marks read-only without asking (off by default).
+	// tools its server marks read-only without asking (off by default). It
+	// is the read_only Policy of connectors set before policies existed.
 	TrustReadOnly bool
+	// ConnectorName is the connector's display name (for the audit log).
+	ConnectorName string
+	// Definition is the tool as its server defines it (the app fills it
+	// with tools.DefinitionOf): what a pin records and a changed one is
+	// compared with. Its Hints are the annotations. Without a Name, calls
+	// are neither pinned nor compared.
+	Definition chat.ToolDefinition
+	// Policy is the connector's approval policy as the user set it; the
+	// session's ConnectorPolicies override it. "" falls back to
+	// TrustReadOnly (read_only) or ask.
+	Policy chat.ToolPolicy
 }
 
-// skipsQuestion reports whether a call runs in the "ask" mode without
-// asking: the server claims the tool only reads and the user chose to
-// believe this server's claims.
-func (t ToolInfo) skipsQuestion() bool { return t.ReadOnlyHint && t.TrustReadOnly }
+// policy is the connector's policy in sess: the chat's override, else the
+// connector's.
+func (t ToolInfo) policy(sess chat.Session) chat.ToolPolicy {
+	if p := sess.ConnectorPolicies[t.Definition.ConnectorID]; p.Valid() && t.Definition.ConnectorID != "" {
+		return p
+	}
+	switch {
+	case t.Policy.Valid():
+		return t.Policy
+	case t.TrustReadOnly:
+		return chat.PolicyReadOnly
+	}
+	return chat.PolicyAsk
+}
+
+// hints are the server's annotations (its claims): the definition's, or,
+// for an overlay that gives none, the read-only hint alone.
+func (t ToolInfo) hints() chat.ToolHints {
+	h := t.Definition.Hints
+	if h.ReadOnly == nil && t.ReadOnlyHint {
+		ro := true
+		h.ReadOnly = &ro
+	}
+	return h
+}
 
 // resolve maps an exposed name to its tool.
 func (o Overlay) resolve(exposed string) (ToolInfo, bool) {
@@ -133,6 +166,14 @@ type ApprovalRequest struct {
 	// ReadOnlyHint is set when the server claims the tool only reads: the
 	// question says the claim is the server's.
 	ReadOnlyHint bool
+	// Hints are all the server's annotations, for the question to show as
+	// claims; Destructive is set when the tool may destroy (the protocol's
+	// reading: not read-only and not said otherwise).
+	Hints       chat.ToolHints
+	Destructive bool
+	// Change is set when the user allowed this tool before and its
+	// definition changed since: the question shows the diff.
+	Change *chat.DefinitionChange
 }
 
 // Decision is the user's answer to an approval request.
@@ -146,6 +187,10 @@ const (
 	// AlwaysAllow runs this call and adds the tool to the session's grants,
 	// so later calls of it run without asking.
 	AlwaysAllow
+	// AlwaysAllowAllChats runs this call and grants the tool in every chat
+	// (Trust), so later calls of it run without asking anywhere, until its
+	// definition changes.
+	AlwaysAllowAllChats
 )
 
 func (d Decision) String() string {
@@ -154,8 +199,29 @@ func (d Decision) String() string {
 		return "allow_once"
 	case AlwaysAllow:
 		return "always_allow"
+	case AlwaysAllowAllChats:
+		return "always_allow_all_chats"
 	}
 	return "deny"
+}
+
+// Trust keeps the user's decisions about tools that outlive a session:
+// definitions pinned when the user allowed them, and grants for every chat.
+// *tools.Trust satisfies it.
+type Trust interface {
+	// Standing returns the grant for every chat, and the change since the
+	// definition the user allowed (nil when none).
+	Standing(ctx context.Context, def chat.ToolDefinition) (chat.ToolStanding, error)
+	// Allowed records that the tool runs with the user's leave: its
+	// definition is pinned, and with allChats granted in every chat.
+	Allowed(ctx context.Context, def chat.ToolDefinition, allChats bool) error
+}
+
+// AuditLog records every call that reached approval, with who let it run
+// (or refused it) and how it ended. *mcp.AuditLog satisfies it, redacting
+// the arguments' secrets.
+type AuditLog interface {
+	Record(ctx context.Context, rec chat.AuditRecord) error
 }
 
 // Store is the part of backend/store the agent uses; *store.Store
@@ -163,8 +229,16 @@ func (d Decision) String() string {
 type Store interface {
 	Session(ctx context.Context, id string) (chat.Session, error)
 	UpdateSession(ctx context.Context, id string, fn func(*chat.Session) error) (chat.Session, error)
-	// Messages returns the session's active branch, oldest first.
-	Messages(ctx context.Context, sessionID string) ([]chat.Message, error)
+	// ActiveTail returns the session and the end of its active branch,
+	// oldest first: the messages from its head back for as long as keep
+	// reports true (the first one it refuses is left out), read in one
+	// transaction. Only those are decoded.
+	ActiveTail(ctx context.Context, sessionID string, keep func(chat.Message) bool) (chat.Session, []chat.Message, error)
+	// Message returns one message by Seq; OnActivePath reports whether it
+	// is on the active branch (an edit of a message older than the tail
+	// the agent holds).
+	Message(ctx context.Context, sessionID string, seq uint64) (chat.Message, error)
+	OnActivePath(ctx context.Context, sessionID string, seq uint64) (bool, error)
 	// AppendMessage adds msg after the session's head (the last message of
 	// its active branch) and moves the head to it.
 	AppendMessage(ctx context.Context, sessionID string, msg chat.Message) (chat.Message, error)

@@ -8,6 +8,12 @@
 // Anthropic thinking signatures) rides on the part that carries it, keyed by
 // provider name, so it is replayed only to the provider that produced it.
 //
+// Attachments (files, MCP resources, tool results' images) are canonical
+// too: each adapter declares AttachmentRules, the types and sizes its
+// provider takes, and fits a history to them with Fit before it renders,
+// so what the provider would refuse is refused (or, in older messages,
+// noted) before anything is sent.
+//
 // Concurrency: the types here are plain values. They hold maps and slices, so
 // a value shared between goroutines must be copied or guarded by its owner;
 // nothing in this package locks.

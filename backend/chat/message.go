@@ -14,6 +14,11 @@ const (
 	// RoleTool messages carry the results of the previous assistant
 	// message's tool calls.
 	RoleTool Role = "tool"
+	// RoleSummary marks a summary node: the text a model wrote about the
+	// older part of the branch, which stands in for that part in requests
+	// (Message.Summary says which part). It is never sent as a message of
+	// its own, and the messages it stands for stay stored and shown.
+	RoleSummary Role = "summary"
 )
 
 // Status records how far a message got. Every intermediate message of a turn
@@ -55,7 +60,17 @@ type Message struct {
 	// restart as when it happened. Nil on messages stored before it
 	// existed, and on turns that did not fail.
 	Failure *Failure `json:"failure,omitempty"`
-	Usage   *Usage   `json:"usage,omitempty"`
+	// Usage is what the provider reported for the request that produced
+	// this message (assistant messages; summary nodes add up the requests
+	// that wrote them).
+	Usage *Usage `json:"usage,omitempty"`
+	// Tokens estimates how many tokens this message adds to a request
+	// (EstimateTokens), set when the agent stores it, so a session's context
+	// can be sized without reading every message again. 0 on messages
+	// stored before it existed; readers estimate those themselves.
+	Tokens int64 `json:"tokens,omitempty"`
+	// Summary is set on a summary node (RoleSummary).
+	Summary *Summary `json:"summary,omitempty"`
 
 	CreatedAt time.Time `json:"createdAt"`
 }
@@ -102,7 +117,50 @@ func (m Message) ToolCalls() []ToolCall {
 	return calls
 }
 
-// Usage counts tokens for one model response.
+// Summary describes a summary node: which part of its branch it stands
+// for in requests, and why it was made.
+type Summary struct {
+	// Through is the Seq of the last message it stands for: every message
+	// of the branch from the first one up to Through (an earlier summary
+	// and what that stood for included) is replaced by the summary's text
+	// in requests. Messages after Through on the branch are sent as they
+	// are.
+	Through uint64 `json:"through"`
+	// Messages counts the messages of the branch up to Through.
+	Messages int `json:"messages"`
+	// Replaced estimates the tokens of what it stands for, as the requests
+	// carried them before; the summary's own size is its message's Tokens.
+	Replaced int64 `json:"replaced,omitempty"`
+	// Reason says what started it: SummaryThreshold, SummaryManual or
+	// SummaryTooLong.
+	Reason string `json:"reason"`
+	// Window, when set, is the context window of the node's Provider and
+	// Model as a refusal showed it: the provider refused a request of this
+	// session as too long, and Window is the window it gave scaled to
+	// Maestro's estimate of that request (estimate units, the ones
+	// budgets are checked in). Later summaries made with the same model
+	// carry it on, so later requests stay under it.
+	Window int64 `json:"window,omitempty"`
+}
+
+// Why a summary was made.
+const (
+	// SummaryThreshold: the context passed the compaction threshold.
+	SummaryThreshold = "threshold"
+	// SummaryManual: the user asked ("Compact now").
+	SummaryManual = "manual"
+	// SummaryTooLong: the provider refused a request as too long.
+	SummaryTooLong = "too_long"
+)
+
+// Usage counts tokens for one model response, the same way for every
+// provider (each adapter maps its own fields onto these):
+//
+//   - InputTokens is every token of the request's prompt, those read from
+//     or written to the provider's prompt cache included: the context the
+//     request took. CacheReadTokens and CacheWriteTokens are parts of it.
+//   - OutputTokens is every token the response generated, thinking
+//     included; ReasoningTokens is the thinking part of it.
 type Usage struct {
 	InputTokens      int64 `json:"inputTokens,omitempty"`
 	OutputTokens     int64 `json:"outputTokens,omitempty"`
@@ -111,6 +169,9 @@ type Usage struct {
 	CacheWriteTokens int64 `json:"cacheWriteTokens,omitempty"`
 }
 
+// IsZero reports whether nothing was counted.
+func (u Usage) IsZero() bool { return u == Usage{} }
+
 // Add accumulates u2 into u.
 func (u *Usage) Add(u2 Usage) {
 	u.InputTokens += u2.InputTokens
@@ -118,6 +179,15 @@ func (u *Usage) Add(u2 Usage) {
 	u.ReasoningTokens += u2.ReasoningTokens
 	u.CacheReadTokens += u2.CacheReadTokens
 	u.CacheWriteTokens += u2.CacheWriteTokens
+}
+
+// Sub takes u2 out of u (a message's usage replaced by a later write).
+func (u *Usage) Sub(u2 Usage) {
+	u.InputTokens -= u2.InputTokens
+	u.OutputTokens -= u2.OutputTokens
+	u.ReasoningTokens -= u2.ReasoningTokens
+	u.CacheReadTokens -= u2.CacheReadTokens
+	u.CacheWriteTokens -= u2.CacheWriteTokens
 }
 
 // ProviderData holds opaque provider state keyed by provider name
@@ -161,10 +231,22 @@ func (c ToolCall) ReplayArguments() json.RawMessage {
 	return b
 }
 
+// Attachment types.
+const (
+	AttachmentImage = "image"
+	AttachmentAudio = "audio"
+	// AttachmentResource is an embedded resource: its Text, or its bytes
+	// in Data.
+	AttachmentResource = "resource"
+	// AttachmentResourceLink is a link to a resource the server serves
+	// (resources/read fetches it on demand); Text is its description.
+	AttachmentResourceLink = "resource_link"
+)
+
 // Attachment is a non-text item of a tool result or a message: an image,
 // audio, or an embedded or linked resource.
 type Attachment struct {
-	Type     string `json:"type"` // image, audio, resource
+	Type     string `json:"type"` // one of the Attachment* types
 	MIMEType string `json:"mimeType,omitempty"`
 	// Data is base64 for images and audio, as MCP sends it. An attachment
 	// Maestro refused (too large) has none, and Text says why; a downscaled

@@ -7,7 +7,7 @@ import (
 )
 
 // Part is one ordered piece of a message. The set is sealed: TextPart,
-// ReasoningPart, ToolCallPart, ToolResultPart and FilePart.
+// ReasoningPart, ToolCallPart, ToolResultPart, FilePart and ResourcePart.
 type Part interface {
 	// PartType is the discriminator written as "type" in JSON.
 	PartType() string
@@ -37,13 +37,66 @@ type ToolResultPart struct {
 	Result ToolResult `json:"result"`
 }
 
-// FilePart is a file the user attached.
+// FilePart is a file the user attached: an image, a PDF, a text file, or
+// an image or clip a prompt brought.
+//
+// Its bytes are Data (base64) in memory. A stored message keeps Ref
+// instead: backend/store moves the bytes into its blob bucket once (the
+// same bytes attached twice are stored once) and puts Data back when it
+// reads a history to send (Store.Messages); pages read for the UI keep
+// only Ref and Size.
 type FilePart struct {
 	Name     string `json:"name,omitempty"`
 	MIMEType string `json:"mimeType"`
+	// Size is the length of the content in bytes (decoded), 0 if unknown.
+	Size int64 `json:"size,omitempty"`
 	// Data is base64-encoded content.
 	Data string `json:"data,omitempty"`
-	URI  string `json:"uri,omitempty"`
+	// Ref names the stored bytes (BlobRef) of a stored message.
+	Ref string `json:"ref,omitempty"`
+	// URI is where a file that is not inline lives (a URL the provider
+	// fetches itself).
+	URI string `json:"uri,omitempty"`
+}
+
+// ResourcePart is an MCP resource in a user message: one the user
+// attached, or one a prompt embedded. It names the resource (URI, the
+// connector that serves it) and carries what was read of it: Text for a
+// text resource, or bytes of MIMEType (Data in memory, Ref once stored, as
+// for FilePart). A part with neither is a reference only (a resource
+// link): the model is told the resource exists. Search and export show a
+// resource by name and URI, never its content.
+type ResourcePart struct {
+	URI string `json:"uri"`
+	// ConnectorID is the connector the resource was read from (to read it
+	// again); Server is that connector's name, as the UI shows it.
+	ConnectorID string `json:"connectorId,omitempty"`
+	Server      string `json:"server,omitempty"`
+	Name        string `json:"name,omitempty"`
+	Title       string `json:"title,omitempty"`
+	MIMEType    string `json:"mimeType,omitempty"`
+	// Text is a text resource's content.
+	Text string `json:"text,omitempty"`
+	// Data (base64) and Ref are a binary resource's content.
+	Data string `json:"data,omitempty"`
+	Ref  string `json:"ref,omitempty"`
+	// Size is the content's length in bytes as the server sent it (before
+	// any cut), 0 if unknown.
+	Size int64 `json:"size,omitempty"`
+	// Truncated is set when Text was cut to the attachment cap; Size is
+	// then the full length.
+	Truncated bool `json:"truncated,omitempty"`
+}
+
+// Label is how the resource is named to a reader: its title, name or URI.
+func (r ResourcePart) Label() string {
+	switch {
+	case r.Title != "":
+		return r.Title
+	case r.Name != "":
+		return r.Name
+	}
+	return r.URI
 }
 
 func (TextPart) PartType() string       { return "text" }
@@ -51,12 +104,14 @@ func (ReasoningPart) PartType() string  { return "reasoning" }
 func (ToolCallPart) PartType() string   { return "tool_call" }
 func (ToolResultPart) PartType() string { return "tool_result" }
 func (FilePart) PartType() string       { return "file" }
+func (ResourcePart) PartType() string   { return "resource" }
 
 func (TextPart) isPart()       {}
 func (ReasoningPart) isPart()  {}
 func (ToolCallPart) isPart()   {}
 func (ToolResultPart) isPart() {}
 func (FilePart) isPart()       {}
+func (ResourcePart) isPart()   {}
 
 // Parts is an ordered list of parts with a tagged JSON form:
 // each element is the part's own object with a "type" member added.
@@ -117,8 +172,8 @@ func (ps *Parts) UnmarshalJSON(b []byte) error {
 }
 
 // partWire holds the fields of every part type; the names do not clash
-// (text parts and reasoning parts share text and providerData, with the same
-// types). Its field set must follow the part types above.
+// (parts that share a name, such as text or uri, give it the same type).
+// Its field set must follow the part types above.
 type partWire struct {
 	Type         string       `json:"type"`
 	Text         string       `json:"text"`
@@ -127,8 +182,14 @@ type partWire struct {
 	Result       *ToolResult  `json:"result"`
 	Name         string       `json:"name"`
 	MIMEType     string       `json:"mimeType"`
+	Size         int64        `json:"size"`
 	Data         string       `json:"data"`
+	Ref          string       `json:"ref"`
 	URI          string       `json:"uri"`
+	ConnectorID  string       `json:"connectorId"`
+	Server       string       `json:"server"`
+	Title        string       `json:"title"`
+	Truncated    bool         `json:"truncated"`
 }
 
 func (w *partWire) part() (Part, error) {
@@ -150,7 +211,10 @@ func (w *partWire) part() (Part, error) {
 		}
 		return ToolResultPart{Result: r}, nil
 	case "file":
-		return FilePart{Name: w.Name, MIMEType: w.MIMEType, Data: w.Data, URI: w.URI}, nil
+		return FilePart{Name: w.Name, MIMEType: w.MIMEType, Size: w.Size, Data: w.Data, Ref: w.Ref, URI: w.URI}, nil
+	case "resource":
+		return ResourcePart{URI: w.URI, ConnectorID: w.ConnectorID, Server: w.Server, Name: w.Name, Title: w.Title,
+			MIMEType: w.MIMEType, Text: w.Text, Data: w.Data, Ref: w.Ref, Size: w.Size, Truncated: w.Truncated}, nil
 	default:
 		return nil, fmt.Errorf("unknown part type %q: %w", w.Type, ErrInvalid)
 	}

@@ -67,6 +67,11 @@ type ProviderError struct {
 	// ResetAt is when a quota or usage limit resets; zero if unknown.
 	ResetAt   time.Time
 	RequestID string
+	// Tokens and Window are set on a ProviderKindContextTooLarge refusal
+	// whose message gives them: the prompt's size as the provider counted
+	// it, and the model's context window. Zero when the provider did not
+	// say (OpenAI does not).
+	Tokens, Window int64
 	// Err is an underlying cause (a transport or decode error), if any.
 	Err error
 }

@@ -45,6 +45,9 @@ type Session struct {
 	// Grants lists canonical tool names the user chose "Always allow" for.
 	Grants   []string     `json:"grants,omitempty"`
 	Approval ApprovalMode `json:"approval,omitempty"`
+	// ConnectorPolicies overrides, in this chat, the approval policy of a
+	// connector (by connector id) that the user set in Settings.
+	ConnectorPolicies map[string]ToolPolicy `json:"connectorPolicies,omitempty"`
 	// Roots are the folders offered to MCP servers that ask for roots.
 	Roots []string `json:"roots,omitempty"`
 
@@ -55,6 +58,11 @@ type Session struct {
 	// the first message): the conversation shown and sent runs from the
 	// root to it. Only the store's message methods move it.
 	Head uint64 `json:"head,omitempty"`
+
+	// Usage adds up the Usage of every message stored in the session, on
+	// every branch, summary nodes included: what the chat has cost. Only
+	// the store's message methods change it.
+	Usage Usage `json:"usage,omitzero"`
 
 	CreatedAt time.Time `json:"createdAt"`
 	UpdatedAt time.Time `json:"updatedAt"`

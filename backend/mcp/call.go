@@ -9,6 +9,7 @@ import (
 	"log/slog"
 	"time"
 
+	"github.com/mark3labs/mcp-go/client"
 	"github.com/mark3labs/mcp-go/client/transport"
 	mcpgo "github.com/mark3labs/mcp-go/mcp"
 
@@ -103,7 +104,20 @@ func (s *Supervisor) call(ctx context.Context, snap tools.Snapshot, req CallRequ
 		args = []byte("{}")
 	}
 	origin := Origin{ConnectorID: e.ConnectorID, ConnectorName: e.ServerName, SessionID: req.SessionID, CallID: req.CallID}
-	out, err := l.call(ctx, e.Tool, args, l.cfg.CallTimeout(), origin, req.OnProgress)
+	out, err := s.callOnce(ctx, r, l, e, args, origin, req.OnProgress)
+	for n := 0; n < maxURLElicitationRetries; n++ {
+		var urlErr mcpgo.URLElicitationRequiredError
+		if !errors.As(err, &urlErr) {
+			break
+		}
+		// The server wants pages opened first (2025-11-25): once they are
+		// done, the call is made again.
+		if uerr := (handlers{l}).urlRequired(context.WithValue(ctx, callKey{}, &callState{origin: origin, ctx: ctx}), urlErr); uerr != nil {
+			err = fmt.Errorf("%w: %w", urlErr, uerr)
+			break
+		}
+		out, err = s.callOnce(ctx, r, l, e, args, origin, req.OnProgress)
+	}
 	if err != nil {
 		return fail(s.callError(ctx, r, l, err)), e.ServerName, e.Canonical
 	}
@@ -116,6 +130,15 @@ func (s *Supervisor) call(ctx context.Context, snap tools.Snapshot, req CallRequ
 	return res, e.ServerName, e.Canonical
 }
 
+// callOnce makes the call, as a task when the server lets the tool run as
+// one (tasks.go).
+func (s *Supervisor) callOnce(ctx context.Context, r *runner, l *link, e tools.Entry, args json.RawMessage, origin Origin, onProgress func(Progress)) (*mcpgo.CallToolResult, error) {
+	if r.taskSupport(l, e.Tool) != "" {
+		return s.callTask(ctx, r, l, e, args, origin, onProgress)
+	}
+	return l.call(ctx, e.Tool, args, l.cfg.CallTimeout(), origin, onProgress)
+}
+
 // callError words a failed call for the model and the user.
 func (s *Supervisor) callError(ctx context.Context, r *runner, l *link, err error) string {
 	name := l.cfg.DisplayName()
@@ -124,6 +147,8 @@ func (s *Supervisor) callError(ctx context.Context, r *runner, l *link, err erro
 	switch {
 	case errors.As(err, &timeout):
 		return fmt.Sprintf("the %s server gave %s; the call was cancelled", name, timeout.Error())
+	case errors.Is(err, client.ErrMaxInputRoundTripsExceeded):
+		return fmt.Sprintf("the %s server kept asking for more input: Maestro answered %d rounds and stopped the call (%v)", name, MaxInputRounds, err)
 	case ctx.Err() != nil:
 		return "cancelled: the call was stopped before the server answered"
 	case errors.Is(err, chat.ErrAuthRequired), errors.As(err, &authErr):

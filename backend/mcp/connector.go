@@ -36,12 +36,11 @@ const (
 const (
 	DefaultInitTimeout = 30 * time.Second
 	DefaultCallTimeout = 60 * time.Second
-	// DefaultProtocolVersion is the protocol version a connector asks for
-	// unless it names another. mcp-go would first probe with server/discover
-	// (2026-07-28), which servers that answer unknown methods with an empty
-	// success take for a modern handshake; pinning skips the probe.
-	DefaultProtocolVersion = "2025-11-25"
-	// ProtocolAuto lets mcp-go negotiate, probe included.
+	// DefaultProtocolVersion is the old-era version: the one asked for with
+	// initialize when a server does not speak ProtocolModern (era.go).
+	DefaultProtocolVersion = ProtocolLegacy
+	// ProtocolAuto, like "", speaks the newest era the server does: a
+	// checked server/discover probe, then initialize (era.go).
 	ProtocolAuto = "auto"
 )
 
@@ -82,8 +81,11 @@ type Connector struct {
 	// between two progress notifications (DefaultCallTimeout when 0).
 	InitTimeoutSeconds int `json:"initTimeoutSeconds,omitempty"`
 	CallTimeoutSeconds int `json:"callTimeoutSeconds,omitempty"`
-	// ProtocolVersion to ask for: "" for DefaultProtocolVersion, or
-	// ProtocolAuto.
+	// ProtocolVersion overrides the negotiation for a server that
+	// misbehaves: "" or ProtocolAuto probe for 2026-07-28 and fall back to
+	// initialize; a version pins it (a 2026-07-28 pin fails to start on an
+	// old server, an older one never probes). ConnectorStatus.Protocol says
+	// what was negotiated.
 	ProtocolVersion string `json:"protocolVersion,omitempty"`
 	// LogLevel is sent with logging/setLevel after initialize ("" sends
 	// nothing and the server logs at its default).
@@ -96,6 +98,11 @@ type Connector struct {
 	// sessions that ask. Off by default: the hint is the server's claim,
 	// and a hostile server can put it on a tool that sends data away.
 	TrustReadOnlyHints bool `json:"trustReadOnlyHints,omitempty"`
+	// Approval is the connector's approval policy (ask, read_only, all;
+	// chat.ToolPolicy), which a chat can override. "" is read_only when
+	// TrustReadOnlyHints is set (connectors saved before policies), else
+	// ask. See Policy.
+	Approval chat.ToolPolicy `json:"approval,omitempty"`
 	// NewChats switches the connector on in every new chat (the user can
 	// still switch it off there). See NewChatsByDefault.
 	NewChats bool `json:"newChats,omitempty"`
@@ -137,6 +144,17 @@ const (
 	GrantAuthorizationCode = "authorization_code"
 	GrantClientCredentials = "client_credentials"
 )
+
+// Policy is the connector's approval policy (agent.ToolInfo.Policy).
+func (c Connector) Policy() chat.ToolPolicy {
+	switch {
+	case c.Approval.Valid():
+		return c.Approval
+	case c.TrustReadOnlyHints:
+		return chat.PolicyReadOnly
+	}
+	return chat.PolicyAsk
+}
 
 // InitTimeout is the connector's start timeout.
 func (c Connector) InitTimeout() time.Duration {
@@ -237,6 +255,9 @@ func (c Connector) settingProblems() []string {
 	var problems []string
 	if c.ProtocolVersion != "" && c.ProtocolVersion != ProtocolAuto && !validProtocol(c.ProtocolVersion) {
 		problems = append(problems, fmt.Sprintf("unknown protocol version %q", c.ProtocolVersion))
+	}
+	if c.Approval != "" && !c.Approval.Valid() {
+		problems = append(problems, fmt.Sprintf("unknown approval policy %q (ask, read_only or all)", c.Approval))
 	}
 	if c.LogLevel != "" && !validLevel(c.LogLevel) {
 		problems = append(problems, fmt.Sprintf("unknown log level %q", c.LogLevel))

@@ -65,6 +65,24 @@
 // chosen with SetRoots. Each request carries its Origin: the connector, and
 // the session and call running on it.
 //
+// # Prompts and resources
+//
+// A session sees the prompts, resources and resource templates of the
+// connectors it enables, as with tools (WithSessions reads the session):
+// Offers says what each offers, Prompts and ResourceTemplates list them
+// across connectors (a connector that is not ready or fails is listed in
+// Unavailable), Resources pages one connector's resources with the
+// server's cursors, GetPrompt and ReadResource turn what the server sends
+// into canonical parts (content.go: text, files, chat.ResourcePart, text
+// cut to MaxResourceText with a note), Complete asks completion/complete
+// for a prompt argument or a template variable, and Subscribe and
+// Unsubscribe follow a resource. Prompt and template lists are read once
+// per link and read again after list_changed; FeatureEvents hears of
+// changes once per read and of updates to followed resources. A tool
+// result's resource_link is its own attachment type, read on demand with
+// ReadResource. Every list and text is bounded (docs/SECURITY.md,
+// "Prompts and resources").
+//
 // Remote connectors with OAuth sign in app-side (see oauth.go). This
 // package owns the MCP-only steps: the transport's HTTP client reads 401
 // and 403 insufficient_scope challenges (step-up), discovers the
@@ -101,6 +119,14 @@
 //   - server → client requests (sampling, elicitation, roots) run on
 //     goroutines of the transport, and may block on the user; they end
 //     with their context when the link closes.
+//   - prompts and resources run on the caller's goroutine; Prompts and
+//     ResourceTemplates list the connectors in parallel and wait for all
+//     of them. A link's featureLists (its own mutex) is read by callers and
+//     marked stale by the reader goroutine. A runner's subscriptions keep
+//     two locks: op, held across a subscribe or unsubscribe request (and
+//     by the run goroutine while it renews them on a new link), and mu,
+//     which guards the map and is all the reader goroutine takes, so a
+//     notification never waits for a request.
 //   - per OAuth connector: the token refreshes of its
 //     auth.SavingTokenSource, detached from the request that needed them
 //     (a rotated refresh token must be saved) and bounded by a timeout;

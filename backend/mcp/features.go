@@ -48,10 +48,14 @@ type ConnectorStatus struct {
 	Restarts int `json:"restarts,omitempty"`
 	// RetryAt is when the supervisor tries again (zero when it will not).
 	RetryAt time.Time `json:"retryAt,omitzero"`
-	// Server and Protocol describe the server once initialised.
-	Server   string    `json:"server,omitempty"`
-	Protocol string    `json:"protocol,omitempty"`
-	Since    time.Time `json:"since"`
+	// Server and Protocol describe the server once initialised: its name
+	// and version, and the protocol version negotiated (2026-07-28 or an
+	// older one; era.go). Icons are the server's own, the safe ones only
+	// (tools.SafeIcons).
+	Server   string       `json:"server,omitempty"`
+	Protocol string       `json:"protocol,omitempty"`
+	Icons    []tools.Icon `json:"icons,omitempty"`
+	Since    time.Time    `json:"since"`
 	// Version counts the connector's status changes: of two copies, the
 	// one with the higher Version is the newer, whatever order they reach
 	// a reader in (an event and a bound call's answer can cross).
@@ -114,9 +118,17 @@ type ElicitationRequest struct {
 	// an answer the way the supervisor will.
 	Form *Form
 	// URL and ElicitationID are for ElicitURL: the user is asked for
-	// consent, and on accept the supervisor opens URL (URLOpener).
+	// consent, and on accept the supervisor opens URL (URLOpener). The
+	// consent shows Server (the server's own name and version, next to
+	// Origin.ConnectorName), the full URL and Domain, its host, with
+	// Punycode set when a label is Punycode (a look-alike can hide there).
+	// Only https URLs (http to a loopback host) are asked about
+	// (urlelicit.go).
 	URL           string
 	ElicitationID string
+	Domain        string
+	Punycode      bool
+	Server        string
 }
 
 // ElicitationAnswer is the user's answer. Content is the form's values for

@@ -40,6 +40,9 @@ func (h handlers) Elicit(ctx context.Context, req mcpgo.ElicitationRequest) (*mc
 	p := req.Params
 	origin, ctx, stop := h.l.requestScope(ctx)
 	defer stop()
+	if o, ok := h.l.taskOrigin(p.Meta); ok {
+		origin = o // asked while a task runs: the call that started it
+	}
 	er := ElicitationRequest{Origin: origin, Mode: cmp.Or(p.Mode, ElicitForm), Message: p.Message}
 	switch er.Mode {
 	case ElicitForm:
@@ -56,10 +59,18 @@ func (h handlers) Elicit(ctx context.Context, req mcpgo.ElicitationRequest) (*mc
 			return nil, errors.New("URL elicitation without a url")
 		}
 		er.URL, er.ElicitationID = p.URL, p.ElicitationID
+		h.l.r.note("elicitation/create (url mode)")
+		action, err := h.elicitURL(ctx, er)
+		if err != nil {
+			return nil, err
+		}
+		out := &mcpgo.ElicitationResult{}
+		out.Action = mcpgo.ElicitationResponseAction(action)
+		return out, nil
 	default:
 		return nil, fmt.Errorf("unknown elicitation mode %q", p.Mode)
 	}
-	h.l.r.note("elicitation/create (%s mode)", er.Mode)
+	h.l.r.note("elicitation/create (form mode)")
 	ans, err := sup.elicitor.Elicit(ctx, er)
 	if err != nil {
 		return nil, err
@@ -68,15 +79,11 @@ func (h handlers) Elicit(ctx context.Context, req mcpgo.ElicitationRequest) (*mc
 	switch ans.Action {
 	case ActionAccept:
 		out.Action = mcpgo.ElicitationResponseActionAccept
-		if er.Form != nil {
-			content, err := er.Form.Validate(er.Form.WithDefaults(ans.Content))
-			if err != nil {
-				return nil, fmt.Errorf("the answer does not fit the form: %w", err)
-			}
-			out.Content = content
-		} else if err := sup.opener.OpenURL(ctx, er.URL); err != nil {
-			return nil, fmt.Errorf("open %s: %w", er.URL, err)
+		content, err := er.Form.Validate(er.Form.WithDefaults(ans.Content))
+		if err != nil {
+			return nil, fmt.Errorf("the answer does not fit the form: %w", err)
 		}
+		out.Content = content
 	case ActionDecline:
 		out.Action = mcpgo.ElicitationResponseActionDecline
 	case ActionCancel:

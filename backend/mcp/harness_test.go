@@ -62,6 +62,7 @@ func newHarness(t testing.TB, opts ...SupervisorOption) *harness {
 	base := []SupervisorOption{
 		WithConnectorStore(h.st), WithSecrets(h.secrets), WithToolSink(h.reg), WithEvents(h.events),
 		WithClientInfo("maestro-test", "0.0.1"), WithBackoff(50*time.Millisecond, 400*time.Millisecond),
+		WithSessions(h.st),
 	}
 	h.sup = NewSupervisor(append(base, opts...)...)
 	t.Cleanup(func() { _ = h.sup.Close() })

@@ -1,7 +1,6 @@
 package mcp
 
 import (
-	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
@@ -34,7 +33,11 @@ type link struct {
 	wire   *wire
 	proc   *process        // stdio only
 	http   *http.Transport // remote only
-	cancel context.CancelFunc
+	hc     *http.Client    // streamable HTTP only: the probe's client too
+	// session, for a link that follows a task again (tasks.go), is the
+	// old-era HTTP session the task lives in.
+	session string
+	cancel  context.CancelFunc
 
 	serverInfo mcpgo.Implementation
 	caps       mcpgo.ServerCapabilities
@@ -44,16 +47,25 @@ type link struct {
 	noise noise
 
 	toolsChanged chan struct{} // capacity 1: list_changed seen
+	lists        *featureLists // prompts and resource templates (offer.go)
 	lost         chan struct{} // closed when the connection is gone
 	lostOnce     sync.Once
 	lostMu       sync.Mutex
 	lostCause    error
+
+	urlDone   urlDone     // URL elicitations waiting for the server's word
+	listening listenState // 2026-07-28: the subscriptions/listen stream
 
 	callsMu sync.Mutex
 	calls   map[string]*callState // by progress token
 	order   []*callState          // running calls, oldest first
 	closeMu sync.Once
 }
+
+// callKey marks a call's context with its callState, so the answers to a
+// Multi Round-Trip request, which mcp-go asks for on that context, know
+// their call.
+type callKey struct{}
 
 // tokens numbers progress tokens across links.
 var tokens atomic.Int64
@@ -82,6 +94,7 @@ func (r *runner) connect(ctx context.Context, cfg Connector) (*link, []mcpgo.Too
 	l := &link{
 		r: r, cfg: cfg, started: time.Now(),
 		toolsChanged: make(chan struct{}, 1),
+		lists:        &featureLists{},
 		lost:         make(chan struct{}),
 		calls:        map[string]*callState{},
 	}
@@ -100,13 +113,7 @@ func (r *runner) connect(ctx context.Context, cfg Connector) (*link, []mcpgo.Too
 	l.wire = &wire{inner: inner, onLost: l.markLost}
 
 	caps := r.sup.capabilities()
-	opts := []client.ClientOption{client.WithClientCapabilities(caps)}
-	pin := cmp.Or(cfg.ProtocolVersion, DefaultProtocolVersion)
-	if pin == ProtocolAuto {
-		pin = ""
-	} else {
-		opts = append(opts, client.WithProtocolVersion(pin))
-	}
+	opts := []client.ClientOption{client.WithClientCapabilities(caps), client.WithMaxInputRoundTrips(MaxInputRounds)}
 	h := handlers{l}
 	if r.sup.sampler != nil {
 		opts = append(opts, client.WithSamplingHandler(h))
@@ -120,13 +127,20 @@ func (r *runner) connect(ctx context.Context, cfg Connector) (*link, []mcpgo.Too
 	if err := l.client.Start(linkCtx); err != nil {
 		return nil, nil, l.failStart(fmt.Errorf("start the transport: %w", err), initCtx)
 	}
+	version, err := l.chooseVersion(initCtx)
+	if err != nil {
+		return nil, nil, l.failStart(fmt.Errorf("server/discover: %w", err), initCtx)
+	}
 	res, err := l.client.Initialize(initCtx, mcpgo.InitializeRequest{Params: mcpgo.InitializeParams{
-		ProtocolVersion: pin,
+		ProtocolVersion: version,
 		ClientInfo:      r.sup.client,
 		Capabilities:    caps,
 	}})
 	if err != nil {
 		return nil, nil, l.failStart(fmt.Errorf("initialize: %w", err), initCtx)
+	}
+	if IsModern(version) && !IsModern(res.ProtocolVersion) {
+		return nil, nil, l.failStart(fmt.Errorf("the connector asks for protocol %s, which the server does not speak (it offered %s)", version, res.ProtocolVersion), initCtx)
 	}
 	l.serverInfo, l.caps, l.protocol = res.ServerInfo, res.Capabilities, res.ProtocolVersion
 	if cfg.LogLevel != "" && l.caps.Logging != nil {
@@ -206,7 +220,11 @@ func (l *link) transport(ctx context.Context) (transport.Interface, error) {
 			rt = l.r.oauth.roundTripper(rt, cfg)
 		}
 		rt = boundedTransport{next: rt, lim: sup.readLimits, note: l.readNote}
+		rt = sessionKeeper{next: rt, l: l}
 		hc := &http.Client{Transport: rt}
+		if cfg.kind() == TransportHTTP {
+			l.hc = hc
+		}
 		logger := slog.New(&linkLogHandler{r: l.r})
 		if cfg.kind() == TransportSSE {
 			t, err := transport.NewSSE(cfg.URL, transport.WithHeaders(cfg.Headers),
@@ -217,11 +235,14 @@ func (l *link) transport(ctx context.Context) (transport.Interface, error) {
 			t.SetConnectionLostHandler(l.markLost)
 			return t, nil
 		}
-		t, err := transport.NewStreamableHTTP(cfg.URL,
-			transport.WithHTTPHeaders(cfg.Headers),
-			transport.WithHTTPBasicClient(hc),
-			transport.WithContinuousListening(), // server → client requests and list_changed outside calls
-			transport.WithHTTPLogger(logger))
+		opts := []transport.StreamableHTTPCOption{transport.WithHTTPHeaders(cfg.Headers),
+			transport.WithHTTPBasicClient(hc), transport.WithHTTPLogger(logger)}
+		if l.session != "" {
+			opts = append(opts, transport.WithSession(l.session))
+		} else {
+			opts = append(opts, transport.WithContinuousListening()) // server → client requests and list_changed outside calls
+		}
+		t, err := transport.NewStreamableHTTP(cfg.URL, opts...)
 		if err != nil {
 			return nil, fmt.Errorf("streamable http transport: %w", err)
 		}
@@ -335,6 +356,7 @@ func (l *link) gone() bool {
 // goroutines they started.
 func (l *link) close() {
 	l.closeMu.Do(func() {
+		l.stopListening()
 		if l.client != nil {
 			_ = l.client.Close()
 		} else if l.wire != nil {
@@ -392,6 +414,13 @@ func (l *link) onNotification(n mcpgo.JSONRPCNotification) {
 		case l.toolsChanged <- struct{}{}:
 		default:
 		}
+	case mcpgo.MethodNotificationSubscriptionsAcknowledged:
+		l.acknowledged()
+	case string(mcpgo.MethodNotificationElicitationComplete):
+		id, _ := stringOf(f["elicitationId"])
+		l.urlComplete(id)
+	default:
+		l.onFeatureNotification(n.Method, f) // prompts and resources (offer.go)
 	}
 }
 
@@ -429,11 +458,17 @@ func (l *link) callByToken(token string) *callState {
 	return l.calls[token]
 }
 
-// origin is the latest call in flight, as the origin of a server request.
 // originCall is the origin of a server request: the connector, and the
-// latest call running on it (nil if none).
-func (l *link) originCall() (Origin, *callState) {
+// call it is made for. A Multi Round-Trip request is answered on the
+// call's own context, which names the call; an old-era server request names
+// none, and is taken for the latest call running on the connector (nil if
+// none).
+func (l *link) originCall(ctx context.Context) (Origin, *callState) {
 	o := Origin{ConnectorID: l.cfg.ID, ConnectorName: l.cfg.DisplayName()}
+	if cs, ok := ctx.Value(callKey{}).(*callState); ok {
+		o.SessionID, o.CallID = cs.origin.SessionID, cs.origin.CallID
+		return o, cs
+	}
 	l.callsMu.Lock()
 	defer l.callsMu.Unlock()
 	if n := len(l.order); n > 0 {
@@ -449,7 +484,7 @@ func (l *link) originCall() (Origin, *callState) {
 // made for ends: the user's answer is waited for within the call's timeout,
 // and Stop or a timeout withdraws the question. stop must be called.
 func (l *link) requestScope(ctx context.Context) (o Origin, scoped context.Context, stop func()) {
-	o, cs := l.originCall()
+	o, cs := l.originCall(ctx)
 	if cs == nil || cs.ctx == nil {
 		return o, ctx, func() {}
 	}
@@ -522,6 +557,7 @@ func (l *link) call(ctx context.Context, tool string, args json.RawMessage, time
 	}
 	ctx, cancel := context.WithCancelCause(ctx)
 	defer cancel(nil)
+	ctx = context.WithValue(ctx, callKey{}, cs)
 	cs.ctx = ctx
 	cs.mu.Lock()
 	cs.timer = time.AfterFunc(timeout, func() { cancel(&callTimeoutError{timeout}) })
@@ -547,39 +583,3 @@ func (l *link) call(ctx context.Context, tool string, args json.RawMessage, time
 	}
 	return res, nil
 }
-
-// linkLogHandler sends mcp-go's own warnings and errors (a listening
-// stream that failed, a malformed message) to the connector's log, once
-// per message per half minute, since some repeat every second.
-type linkLogHandler struct {
-	r    *runner
-	mu   sync.Mutex
-	last map[string]time.Time
-}
-
-func (h *linkLogHandler) Enabled(_ context.Context, l slog.Level) bool { return l >= slog.LevelWarn }
-
-func (h *linkLogHandler) Handle(_ context.Context, rec slog.Record) error {
-	var b strings.Builder
-	b.WriteString(rec.Message)
-	rec.Attrs(func(a slog.Attr) bool {
-		fmt.Fprintf(&b, " %s=%v", a.Key, a.Value)
-		return true
-	})
-	text := b.String()
-	h.mu.Lock()
-	if h.last == nil {
-		h.last = map[string]time.Time{}
-	}
-	if t, ok := h.last[rec.Message]; ok && time.Since(t) < 30*time.Second {
-		h.mu.Unlock()
-		return nil
-	}
-	h.last[rec.Message] = time.Now()
-	h.mu.Unlock()
-	h.r.log(SourceMaestro, strings.ToLower(rec.Level.String()), "mcp-go", text)
-	return nil
-}
-
-func (h *linkLogHandler) WithAttrs([]slog.Attr) slog.Handler { return h }
-func (h *linkLogHandler) WithGroup(string) slog.Handler      { return h }

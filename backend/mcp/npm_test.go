@@ -88,10 +88,14 @@ func startEverythingHTTP(t testing.TB, entry string) string {
 	return fmt.Sprintf("http://%s/mcp", addr)
 }
 
-func TestServerEverything(t *testing.T) {
-	t.Parallel()
+// everythingTransports are server-everything over stdio and over
+// streamable HTTP, each a connector made for its subtest.
+func everythingTransports(t *testing.T) []struct {
+	name string
+	c    func(t *testing.T) Connector
+} {
 	entry := npmPackage(t, "server-everything")
-	transports := []struct {
+	return []struct {
 		name string
 		c    func(t *testing.T) Connector
 	}{
@@ -102,7 +106,11 @@ func TestServerEverything(t *testing.T) {
 			return Connector{Name: "Everything", Transport: TransportHTTP, URL: startEverythingHTTP(t, entry)}
 		}},
 	}
-	for _, tr := range transports {
+}
+
+func TestServerEverything(t *testing.T) {
+	t.Parallel()
+	for _, tr := range everythingTransports(t) {
 		t.Run(tr.name, func(t *testing.T) {
 			t.Parallel()
 			testEverything(t, tr.c(t))

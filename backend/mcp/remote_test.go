@@ -36,17 +36,26 @@ func serveRemote(t *testing.T, addr, kind string, tools ...string) *remoteServer
 	if err != nil {
 		t.Fatal(err)
 	}
-	mcpSrv := server.NewMCPServer("remote", "1.0.0", server.WithToolCapabilities(true))
+	mcpSrv := server.NewMCPServer("remote", "1.0.0", server.WithToolCapabilities(true), server.WithTaskCapabilities(true, true, true))
+	addTaskTools(mcpSrv)
 	for _, name := range tools {
 		mcpSrv.AddTool(mcpgo.NewTool(name), func(ctx context.Context, req mcpgo.CallToolRequest) (*mcpgo.CallToolResult, error) {
+			if name == "grow" { // adds a tool: list_changed
+				mcpSrv.AddTool(mcpgo.NewTool("grown"), func(context.Context, mcpgo.CallToolRequest) (*mcpgo.CallToolResult, error) {
+					return mcpgo.NewToolResultText("grown"), nil
+				})
+			}
 			return mcpgo.NewToolResultText("remote " + req.Params.Name), nil
 		})
 	}
 	rs := &remoteServer{addr: ln.Addr().String(), done: make(chan struct{})}
 	var h http.Handler
-	if kind == "sse" {
+	switch kind {
+	case "sse":
 		h = server.NewSSEServer(mcpSrv, server.WithBaseURL("http://"+rs.addr))
-	} else {
+	case "http-legacy": // a server that serves the old era only
+		h = server.NewStreamableHTTPServer(mcpSrv, server.WithStreamableHTTPProtocolVersions(mcpgo.LegacyProtocolVersions()...))
+	default:
 		h = server.NewStreamableHTTPServer(mcpSrv)
 	}
 	rs.srv = &http.Server{Handler: h}

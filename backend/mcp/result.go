@@ -42,13 +42,38 @@ func Normalize(res *mcpgo.CallToolResult, lim tools.ResultLimits) chat.ToolResul
 		return chat.ToolResult{Error: "the tool returned no result"}
 	}
 	out := outputOf(res, lim.Attachments)
+	textCut := capAttachmentTexts(out.Attachments, lim.Model)
 	env := tools.Envelope(out, lim)
 	raw, cut := rawCopy(res, lim.Stored)
 	env.Raw = raw
-	if cut && !env.Truncated {
+	if (cut || textCut) && !env.Truncated {
 		env.Truncated, env.Size = true, int64(out.Size())
 	}
 	return env
+}
+
+// capAttachmentTexts keeps the texts of a result's attachments (embedded
+// text resources, link descriptions) within budget bytes together, the
+// model's cap: what goes back to the model as attachments is bounded like
+// its data. A cut text ends with a note; the UI can read the whole
+// resource again by its URI. It reports whether it cut anything.
+func capAttachmentTexts(atts []chat.Attachment, budget int) bool {
+	used, cut := 0, false
+	for i, a := range atts {
+		if a.Text == "" {
+			continue
+		}
+		room := max(0, budget-used)
+		if len(a.Text) > room {
+			size, _ := cutSize(a.Text)
+			size = max(size, len(a.Text))
+			atts[i].Text = cutUTF8(a.Text, room) + fmt.Sprintf("\n[Maestro cut this resource for the model: it is %s, a result carries %s]",
+				tools.HumanSize(size), tools.HumanSize(budget))
+			cut = true
+		}
+		used += min(len(a.Text), room)
+	}
+	return cut
 }
 
 // outputOf decodes a result's content for tools.Envelope, its attachments
@@ -217,27 +242,28 @@ func textOf(c mcpgo.Content) (string, bool) {
 func attachmentOf(c mcpgo.Content) (chat.Attachment, bool) {
 	switch t := c.(type) {
 	case mcpgo.ImageContent:
-		return chat.Attachment{Type: "image", MIMEType: t.MIMEType, Data: t.Data}, true
+		return chat.Attachment{Type: chat.AttachmentImage, MIMEType: t.MIMEType, Data: t.Data}, true
 	case *mcpgo.ImageContent:
 		return attachmentOf(*t)
 	case mcpgo.AudioContent:
-		return chat.Attachment{Type: "audio", MIMEType: t.MIMEType, Data: t.Data}, true
+		return chat.Attachment{Type: chat.AttachmentAudio, MIMEType: t.MIMEType, Data: t.Data}, true
 	case *mcpgo.AudioContent:
 		return attachmentOf(*t)
 	case mcpgo.ResourceLink:
-		return chat.Attachment{Type: "resource", URI: t.URI, MIMEType: t.MIMEType, Name: t.Name, Text: t.Description}, true
+		return chat.Attachment{Type: chat.AttachmentResourceLink, URI: t.URI, MIMEType: t.MIMEType, Name: cmpOr(t.Title, t.Name),
+			Text: short(t.Description, maxDescription)}, true
 	case *mcpgo.ResourceLink:
 		return attachmentOf(*t)
 	case mcpgo.EmbeddedResource:
 		switch r := t.Resource.(type) {
 		case mcpgo.TextResourceContents:
-			return chat.Attachment{Type: "resource", URI: r.URI, MIMEType: r.MIMEType, Text: r.Text}, true
+			return chat.Attachment{Type: chat.AttachmentResource, URI: r.URI, MIMEType: r.MIMEType, Text: r.Text}, true
 		case *mcpgo.TextResourceContents:
-			return chat.Attachment{Type: "resource", URI: r.URI, MIMEType: r.MIMEType, Text: r.Text}, true
+			return chat.Attachment{Type: chat.AttachmentResource, URI: r.URI, MIMEType: r.MIMEType, Text: r.Text}, true
 		case mcpgo.BlobResourceContents:
-			return chat.Attachment{Type: "resource", URI: r.URI, MIMEType: r.MIMEType, Data: r.Blob}, true
+			return chat.Attachment{Type: chat.AttachmentResource, URI: r.URI, MIMEType: r.MIMEType, Data: r.Blob}, true
 		case *mcpgo.BlobResourceContents:
-			return chat.Attachment{Type: "resource", URI: r.URI, MIMEType: r.MIMEType, Data: r.Blob}, true
+			return chat.Attachment{Type: chat.AttachmentResource, URI: r.URI, MIMEType: r.MIMEType, Data: r.Blob}, true
 		}
 	case *mcpgo.EmbeddedResource:
 		return attachmentOf(*t)

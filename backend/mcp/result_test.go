@@ -86,7 +86,7 @@ func TestNormalize(t *testing.T) {
 				{Type: "audio", MIMEType: "audio/wav", Data: "UklGR"},
 				{Type: "resource", URI: "test://static/resource/1", MIMEType: "text/plain", Text: "Resource 1"},
 				{Type: "resource", URI: "test://b", MIMEType: "application/octet-stream", Data: "AAEC"},
-				{Type: "resource", URI: "file:///a.txt", MIMEType: "text/plain", Name: "a.txt", Text: "a file"},
+				{Type: "resource_link", URI: "file:///a.txt", MIMEType: "text/plain", Name: "a.txt", Text: "a file"},
 			}},
 		},
 		{
@@ -172,5 +172,32 @@ func TestNormalizeRawIsTheResult(t *testing.T) {
 	want := `{"content":[{"type":"text","text":"hi"}],"isError":true}`
 	if !jsonEqual(got.Raw, []byte(want)) {
 		t.Errorf("raw = %s; want %s", got.Raw, want)
+	}
+}
+
+// An embedded text resource reaches the model within the result cap, like
+// the result's data: the texts of all attachments together.
+func TestNormalizeCapsResourceTexts(t *testing.T) {
+	t.Parallel()
+	huge := strings.Repeat("r", 100<<10)
+	res := &mcpgo.CallToolResult{Content: []mcpgo.Content{
+		mcpgo.NewTextContent("two resources"),
+		mcpgo.EmbeddedResource{Type: "resource", Resource: mcpgo.TextResourceContents{URI: "test://a", MIMEType: "text/plain", Text: huge}},
+		mcpgo.EmbeddedResource{Type: "resource", Resource: mcpgo.TextResourceContents{URI: "test://b", MIMEType: "text/plain", Text: huge}},
+	}}
+	lim := tools.ResultLimits{Model: 8 << 10}
+	got := Normalize(res, lim)
+	total := 0
+	for _, a := range got.Attachments {
+		total += len(a.Text)
+		if !strings.Contains(a.Text, "Maestro cut this resource for the model: it is 100 KiB") {
+			t.Errorf("attachment %s text ends %q; want the cut note", a.URI, a.Text[max(0, len(a.Text)-120):])
+		}
+	}
+	if max := lim.Model + 2*200; total > max {
+		t.Errorf("attachment texts total %d bytes; want at most about %d", total, max)
+	}
+	if !got.Truncated {
+		t.Error("Truncated = false; want true")
 	}
 }

@@ -32,6 +32,9 @@ type runner struct {
 	kick  chan struct{} // restart now (capacity 1)
 	// events bounds the log lines that reach Events (ratelimit.go).
 	events *tokenBucket
+	// subs are the resources sessions follow on this connector
+	// (subscribe.go); they outlive links.
+	subs *subscriptions
 
 	mu       sync.Mutex
 	cfg      Connector
@@ -52,6 +55,7 @@ func (s *Supervisor) newRunner(c Connector) *runner {
 		kick:    make(chan struct{}, 1),
 		changed: make(chan struct{}),
 		events:  newTokenBucket(logBurst, logRate),
+		subs:    newSubscriptions(),
 	}
 	r.status = ConnectorStatus{ID: c.ID, Name: c.DisplayName(), State: StateStopped, Since: time.Now()}
 	r.oauth = newOAuthState(s, c.ID)
@@ -242,6 +246,8 @@ func (r *runner) run(ctx context.Context, done chan struct{}) {
 	defer r.update(func(st *ConnectorStatus) {
 		*st = ConnectorStatus{ID: r.id, State: StateStopped, StderrTail: st.StderrTail}
 	})
+	var followers sync.WaitGroup // tasks followed again (tasks.go)
+	defer followers.Wait()
 	fails, crashes := 0, 0
 	for {
 		select { // a kick that came while starting is spent
@@ -293,15 +299,19 @@ func (r *runner) run(ctx context.Context, done chan struct{}) {
 		}
 		fails = 0
 		readyAt := time.Now()
+		l.listen()                     // 2026-07-28: list changes come on a subscriptions/listen stream, open before ready
 		r.reportTools(ctx, cfg, tools) // before ready: who waits for ready finds the tools
 		r.mu.Lock()
 		r.link, r.tools = l, tools
 		r.updateLocked(func(st *ConnectorStatus) {
 			st.State, st.Tools, st.Server, st.Protocol = StateReady, len(tools), l.serverName(), l.protocol
+			st.Icons = l.icons()
 			st.Error, st.StderrTail = "", nil
 		})
 		r.mu.Unlock()
 		r.note("ready: %d tools (%s, protocol %s)", len(tools), l.serverName(), l.protocol)
+		r.resubscribe(ctx, cfg, l) // the resources sessions follow (subscribe.go)
+		r.resumeTasks(ctx, &followers)
 
 		kicked, lost := r.serve(ctx, cfg, l)
 		r.mu.Lock()
@@ -391,7 +401,7 @@ func (r *runner) serve(ctx context.Context, cfg Connector, l *link) (kicked bool
 			r.reportTools(ctx, cfg, tools)
 		case <-ping:
 			pctx, cancel := context.WithTimeout(ctx, 10*time.Second)
-			err := l.client.Ping(pctx)
+			err := l.ping(pctx)
 			cancel()
 			if err != nil && (connectionGone(err) || errors.Is(err, context.DeadlineExceeded)) {
 				return false, fmt.Errorf("ping failed: %w", err)

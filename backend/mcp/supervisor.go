@@ -41,6 +41,10 @@ type Supervisor struct {
 	logger     *slog.Logger
 	readLimits ReadLimits
 	results    tools.ResultLimits
+	// sessions and featureEvents serve prompts and resources (offer.go).
+	sessions      SessionReader
+	featureEvents FeatureEvents
+	tasks         taskBook
 
 	// base is the lifetime of the connector goroutines, cancelled by
 	// Close. It is not a request context: no request outlives it.
@@ -178,6 +182,9 @@ var ErrClosed = chat.E(chat.ErrUnavailable, "mcp: the supervisor is closed")
 // does). Disabled and broken ones are reported to the ToolSink with no
 // tools, so server slugs stay stable.
 func (s *Supervisor) Start(ctx context.Context) error {
+	if err := s.tasks.load(ctx); err != nil {
+		return err
+	}
 	if s.store == nil {
 		return nil
 	}
@@ -185,6 +192,7 @@ func (s *Supervisor) Start(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
+	s.loseOrphanTasks(ctx, list)
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.closed {
@@ -327,6 +335,7 @@ func (s *Supervisor) Remove(ctx context.Context, id string) error {
 	}
 	r.shutdown()
 	r.oauth.forget() // a refresh still in flight must not write the record back
+	s.tasks.forget(ctx, id)
 	var errs []error
 	if s.store != nil {
 		if err := s.store.DeleteConnector(ctx, id); err != nil && !errors.Is(err, chat.ErrNotFound) {

@@ -26,6 +26,7 @@ func toolsOf(list []mcpgo.Tool) []tools.Tool {
 			OutputSchema: outputSchemaOf(t),
 			Annotations: &tools.Annotations{Title: a.Title, ReadOnlyHint: a.ReadOnlyHint, DestructiveHint: a.DestructiveHint,
 				IdempotentHint: a.IdempotentHint, OpenWorldHint: a.OpenWorldHint},
+			Icons: iconsOf(t.Icons),
 		}
 	}
 	return out
@@ -55,3 +56,19 @@ func outputSchemaOf(t mcpgo.Tool) json.RawMessage {
 	}
 	return raw
 }
+
+// iconsOf converts a server's icons (the registry and the status keep only
+// the safe ones: tools.SafeIcons).
+func iconsOf(list []mcpgo.Icon) []tools.Icon {
+	if len(list) == 0 {
+		return nil
+	}
+	out := make([]tools.Icon, len(list))
+	for i, ic := range list {
+		out[i] = tools.Icon{Src: ic.Src, MIMEType: ic.MIMEType, Sizes: ic.Sizes, Theme: string(ic.Theme)}
+	}
+	return out
+}
+
+// icons are the server's own icons that may be shown.
+func (l *link) icons() []tools.Icon { return tools.SafeIcons(iconsOf(l.serverInfo.Icons)) }

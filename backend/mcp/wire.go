@@ -2,6 +2,7 @@ package mcp
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"io"
 	"net"
@@ -45,6 +46,9 @@ func (w *wire) Start(ctx context.Context) error { return w.inner.Start(ctx) }
 func (w *wire) SendRequest(ctx context.Context, req transport.JSONRPCRequest) (*transport.JSONRPCResponse, error) {
 	resp, err := w.inner.SendRequest(ctx, req)
 	if err == nil {
+		if c, ok := ctx.Value(rawCatchKey{}).(*rawCatch); ok && resp.Error == nil {
+			c.keep(resp.Result)
+		}
 		return resp, nil
 	}
 	if ctx.Err() != nil {
@@ -118,4 +122,33 @@ func connectionGone(err error) bool {
 		errors.Is(err, syscall.ECONNRESET) ||
 		errors.Is(err, io.ErrUnexpectedEOF) ||
 		errors.As(err, &op)
+}
+
+// rawCatch, in a request's context, keeps the request's raw result: a
+// tools/call answered with a task handle (CreateTaskResult), which mcp-go
+// cannot read as a tool result.
+type rawCatch struct {
+	mu  sync.Mutex
+	raw json.RawMessage
+}
+
+type rawCatchKey struct{}
+
+func (c *rawCatch) keep(raw json.RawMessage) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.raw = append(c.raw[:0], raw...)
+}
+
+// task returns the task handle of the caught result, if it is one.
+func (c *rawCatch) task() (mcpgo.Task, bool) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	var r struct {
+		Task *mcpgo.Task `json:"task"`
+	}
+	if len(c.raw) == 0 || json.Unmarshal(c.raw, &r) != nil || r.Task == nil || r.Task.TaskId == "" {
+		return mcpgo.Task{}, false
+	}
+	return *r.Task, true
 }

@@ -309,11 +309,22 @@ func parentOf(b *bolt.Bucket, seq uint64) (uint64, error) {
 
 // decodeParent reads only the Parent of a stored message.
 func decodeParent(k, raw []byte) (uint64, error) {
-	var link struct {
-		Parent uint64 `json:"parent"`
+	l, err := decodeLink(k, raw)
+	return l.Parent, err
+}
+
+// link is the part of a stored message that its rewrite and the branch
+// walks need.
+type link struct {
+	Parent uint64      `json:"parent"`
+	Usage  *chat.Usage `json:"usage"`
+}
+
+// decodeLink reads only the Parent and Usage of a stored message.
+func decodeLink(k, raw []byte) (link, error) {
+	var l link
+	if err := json.Unmarshal(raw, &l); err != nil {
+		return link{}, fmt.Errorf("decode message %d: %w", binary.BigEndian.Uint64(k), err)
 	}
-	if err := json.Unmarshal(raw, &link); err != nil {
-		return 0, fmt.Errorf("decode message %d: %w", binary.BigEndian.Uint64(k), err)
-	}
-	return link.Parent, nil
+	return l, nil
 }

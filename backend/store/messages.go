@@ -12,7 +12,8 @@ import (
 // AppendMessage adds msg to the end of the session's active branch: its
 // Parent is the session's Head, and Head moves to it. It assigns Seq (and ID
 // and CreatedAt when empty), bumps the session's UpdatedAt in the same
-// transaction, and returns the stored message.
+// transaction, and returns the message with those set. Large attachment
+// bytes are stored apart (blobs.go); the returned message keeps them.
 func (s *Store) AppendMessage(ctx context.Context, sessionID string, msg chat.Message) (chat.Message, error) {
 	m, err := s.appendMessage(ctx, sessionID, msg, func(_ *bolt.Bucket, sess chat.Session) (uint64, error) {
 		return sess.Head, nil
@@ -56,11 +57,18 @@ func (s *Store) appendMessage(ctx context.Context, sessionID string, msg chat.Me
 			return err
 		}
 		msg.Seq, msg.Parent = seq, parent
-		if err := putJSON(b, seqKey(seq), msg); err != nil {
+		stored, err := stashBlobs(tx, sessionID, msg)
+		if err != nil {
+			return err
+		}
+		if err := putJSON(b, seqKey(seq), stored); err != nil {
 			return err
 		}
 		sess.Head = seq
 		sess.UpdatedAt = later(now(), sess.UpdatedAt)
+		if msg.Usage != nil {
+			sess.Usage.Add(*msg.Usage)
+		}
 		return putJSON(sessions, []byte(sessionID), sess)
 	})
 	if err != nil {
@@ -73,7 +81,8 @@ func (s *Store) appendMessage(ctx context.Context, sessionID string, msg chat.Me
 // checkpoint a streaming reply or to record its final state. The message
 // keeps its place in the tree: the stored Parent wins over msg.Parent, and
 // the session's Head does not move, so a message off the active branch can
-// be rewritten too.
+// be rewritten too. The session's Usage follows the change of the
+// message's.
 func (s *Store) PutMessage(ctx context.Context, sessionID string, msg chat.Message) error {
 	err := s.update(ctx, func(tx *bolt.Tx) error {
 		b, err := sessionMessages(tx, sessionID, false)
@@ -83,15 +92,31 @@ func (s *Store) PutMessage(ctx context.Context, sessionID string, msg chat.Messa
 		if b == nil || msg.Seq == 0 {
 			return fmt.Errorf("message %d: %w", msg.Seq, chat.ErrNotFound)
 		}
-		parent, err := parentOf(b, msg.Seq)
+		k := seqKey(msg.Seq)
+		raw := b.Get(k)
+		if raw == nil {
+			return fmt.Errorf("message %d: %w", msg.Seq, chat.ErrNotFound)
+		}
+		old, err := decodeLink(k, raw)
 		if err != nil {
 			return err
 		}
-		msg.Parent = parent
-		if err := putJSON(b, seqKey(msg.Seq), msg); err != nil {
+		msg.Parent = old.Parent
+		stored, err := stashBlobs(tx, sessionID, msg)
+		if err != nil {
 			return err
 		}
-		return touchSession(tx, sessionID)
+		if err := putJSON(b, k, stored); err != nil {
+			return err
+		}
+		return touchSession(tx, sessionID, func(u *chat.Usage) {
+			if old.Usage != nil {
+				u.Sub(*old.Usage)
+			}
+			if msg.Usage != nil {
+				u.Add(*msg.Usage)
+			}
+		})
 	})
 	if err != nil {
 		return fmt.Errorf("store: put message in session %s: %w", sessionID, err)
@@ -100,8 +125,9 @@ func (s *Store) PutMessage(ctx context.Context, sessionID string, msg chat.Messa
 }
 
 // Messages returns the session's active branch: the messages from the
-// first one to the session's Head, in order. Messages on other branches
-// are skipped without being decoded.
+// first one to the session's Head, in order, with the bytes of their
+// attachments put back (blobs.go): the history a request is rendered from.
+// Messages on other branches are skipped without being decoded.
 func (s *Store) Messages(ctx context.Context, sessionID string) ([]chat.Message, error) {
 	var out []chat.Message
 	err := s.view(ctx, func(tx *bolt.Tx) error {
@@ -110,6 +136,7 @@ func (s *Store) Messages(ctx context.Context, sessionID string) ([]chat.Message,
 			return err
 		}
 		out, _, err = readPath(b, sess.Head, false)
+		fillBlobs(tx, out)
 		return err
 	})
 	if err != nil {
@@ -142,8 +169,9 @@ func sessionMessages(tx *bolt.Tx, sessionID string, create bool) (*bolt.Bucket, 
 	return all.CreateBucketIfNotExists([]byte(sessionID))
 }
 
-// touchSession moves the session's UpdatedAt forward.
-func touchSession(tx *bolt.Tx, sessionID string) error {
+// touchSession moves the session's UpdatedAt forward and lets usage adjust
+// its Usage.
+func touchSession(tx *bolt.Tx, sessionID string, usage func(*chat.Usage)) error {
 	b, err := mustBucket(tx, bucketSessions)
 	if err != nil {
 		return err
@@ -153,6 +181,7 @@ func touchSession(tx *bolt.Tx, sessionID string) error {
 		return err
 	}
 	sess.UpdatedAt = later(now(), sess.UpdatedAt)
+	usage(&sess.Usage)
 	return putJSON(b, []byte(sessionID), sess)
 }
 

@@ -2,6 +2,7 @@ package store
 
 import (
 	"bytes"
+	"encoding/base64"
 	"encoding/binary"
 	"encoding/json"
 	"errors"
@@ -26,6 +27,9 @@ var migrations = []migration{
 	{version: 1, name: "create the top-level buckets", migrate: createBuckets},
 	{version: 2, name: "link messages into a tree", migrate: linkMessages},
 	{version: 3, name: "create the catalogs bucket", migrate: createCatalogs},
+	{version: 4, name: "keep attachment bytes apart, once", migrate: moveAttachmentBytes},
+	{version: 5, name: "add up each session's usage", migrate: sumSessionUsage},
+	{version: 6, name: "create the tasks, trust and audit buckets", migrate: createTrustBuckets},
 }
 
 // SchemaVersion is the version a fully migrated file has.
@@ -48,6 +52,102 @@ func createCatalogs(tx *bolt.Tx) error {
 	return nil
 }
 
+// moveAttachmentBytes creates the blob buckets and moves the bytes of the
+// file parts stored inline (blobMin bytes or more) into them, the part
+// keeping a ref and its size. Records are patched as generic JSON objects,
+// so the migration does not depend on later shapes of chat.Message.
+func moveAttachmentBytes(tx *bolt.Tx) error {
+	for _, name := range [][]byte{bucketBlobs, bucketBlobOwners} {
+		if _, err := tx.CreateBucketIfNotExists(name); err != nil {
+			return fmt.Errorf("create bucket %s: %w", name, err)
+		}
+	}
+	all, err := mustBucket(tx, bucketMessages)
+	if err != nil {
+		return err
+	}
+	ids, err := bucketNames(all)
+	if err != nil {
+		return err
+	}
+	for _, id := range ids {
+		if err := moveSessionBytes(tx, string(id), all.Bucket(id)); err != nil {
+			return fmt.Errorf("session %s: %w", id, err)
+		}
+	}
+	return nil
+}
+
+// moveSessionBytes patches one session's records (collected first: a
+// bucket is not written while it is walked).
+func moveSessionBytes(tx *bolt.Tx, sessionID string, b *bolt.Bucket) error {
+	patched := map[string][]byte{}
+	err := b.ForEach(func(k, raw []byte) error {
+		if raw == nil || !bytes.Contains(raw, []byte(`"data":`)) {
+			return nil
+		}
+		out, changed, err := moveRecordBytes(tx, sessionID, raw)
+		if err != nil {
+			return fmt.Errorf("message %x: %w", k, err)
+		}
+		if changed {
+			patched[string(k)] = out
+		}
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	for k, v := range patched {
+		if err := b.Put([]byte(k), v); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// moveRecordBytes moves the large file bytes of one stored message.
+func moveRecordBytes(tx *bolt.Tx, sessionID string, raw []byte) ([]byte, bool, error) {
+	var msg map[string]json.RawMessage
+	if err := json.Unmarshal(raw, &msg); err != nil {
+		return nil, false, err
+	}
+	var parts []map[string]json.RawMessage
+	if err := json.Unmarshal(msg["parts"], &parts); err != nil || parts == nil {
+		return raw, false, nil
+	}
+	changed := false
+	for _, p := range parts {
+		var typ, data string
+		_ = json.Unmarshal(p["type"], &typ)
+		_ = json.Unmarshal(p["data"], &data)
+		if typ != "file" || chat.DecodedLen(data) < blobMin {
+			continue
+		}
+		content, err := base64.StdEncoding.DecodeString(data)
+		if err != nil {
+			continue
+		}
+		ref, err := putBlob(tx, sessionID, content)
+		if err != nil {
+			return nil, false, err
+		}
+		p["ref"], _ = json.Marshal(ref)
+		p["size"], _ = json.Marshal(len(content))
+		delete(p, "data")
+		changed = true
+	}
+	if !changed {
+		return raw, false, nil
+	}
+	var err error
+	if msg["parts"], err = json.Marshal(parts); err != nil {
+		return nil, false, err
+	}
+	out, err := json.Marshal(msg)
+	return out, true, err
+}
+
 // linkMessages turns each session's linear history into a one-branch tree:
 // every message's parent is the message before it, and the session's head
 // is its last message. Records are patched as generic JSON objects, so the
@@ -61,11 +161,8 @@ func linkMessages(tx *bolt.Tx) error {
 	if err != nil {
 		return err
 	}
-	var ids [][]byte
-	if err := all.ForEachBucket(func(k []byte) error {
-		ids = append(ids, bytes.Clone(k))
-		return nil
-	}); err != nil {
+	ids, err := bucketNames(all)
+	if err != nil {
 		return err
 	}
 	for _, id := range ids {
@@ -110,6 +207,17 @@ func linkSession(b *bolt.Bucket) (uint64, error) {
 		}
 	}
 	return prev, nil
+}
+
+// bucketNames lists the names of b's nested buckets (copied: they are
+// used after the walk, while b is written).
+func bucketNames(b *bolt.Bucket) ([][]byte, error) {
+	var ids [][]byte
+	err := b.ForEachBucket(func(k []byte) error {
+		ids = append(ids, bytes.Clone(k))
+		return nil
+	})
+	return ids, err
 }
 
 // patchJSON sets one field of the JSON object stored at k.
@@ -192,6 +300,62 @@ func runMigrations(tx *bolt.Tx, from uint64, ms []migration) error {
 		}
 		if err := meta.Put(keyVersion, seqKey(m.version)); err != nil {
 			return err
+		}
+	}
+	return nil
+}
+
+// sumSessionUsage sets each session's usage to the sum of its messages'
+// (every branch), which AppendMessage and PutMessage keep up to date from
+// then on. The session record is patched as a generic JSON object.
+func sumSessionUsage(tx *bolt.Tx) error {
+	all, err := mustBucket(tx, bucketMessages)
+	if err != nil {
+		return err
+	}
+	sessions, err := mustBucket(tx, bucketSessions)
+	if err != nil {
+		return err
+	}
+	totals := map[string]chat.Usage{}
+	err = all.ForEachBucket(func(id []byte) error {
+		var total chat.Usage
+		err := all.Bucket(id).ForEach(func(k, raw []byte) error {
+			if raw == nil {
+				return nil
+			}
+			l, err := decodeLink(k, raw)
+			if err == nil && l.Usage != nil {
+				total.Add(*l.Usage)
+			}
+			return err
+		})
+		if err != nil {
+			return fmt.Errorf("session %s: %w", id, err)
+		}
+		if !total.IsZero() && sessions.Get(id) != nil {
+			totals[string(id)] = total
+		}
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	for id, total := range totals {
+		if err := patchJSON(sessions, []byte(id), "usage", total); err != nil {
+			return fmt.Errorf("session %s: %w", id, err)
+		}
+	}
+	return nil
+}
+
+// createTrustBuckets adds the buckets of MCP tasks, of the user's standing
+// tool decisions (pins, grants for every chat) and of the tool-call audit
+// log.
+func createTrustBuckets(tx *bolt.Tx) error {
+	for _, name := range [][]byte{bucketTasks, bucketTrust, bucketAudit} {
+		if _, err := tx.CreateBucketIfNotExists(name); err != nil {
+			return fmt.Errorf("create bucket %s: %w", name, err)
 		}
 	}
 	return nil

@@ -3,7 +3,6 @@ package store
 import (
 	"context"
 	"encoding/binary"
-	"encoding/json"
 	"fmt"
 	"slices"
 
@@ -77,16 +76,9 @@ func (s *Store) walkPath(ctx context.Context, sessionID string, before uint64, m
 			}
 		}
 		for at != 0 && more(p.Messages) {
-			raw := b.Get(seqKey(at))
-			if raw == nil {
-				return fmt.Errorf("message %d of the active branch is missing: %w", at, chat.ErrUnavailable)
-			}
-			var m chat.Message
-			if err := json.Unmarshal(raw, &m); err != nil {
-				return fmt.Errorf("decode message %d: %w", at, err)
-			}
-			if m.Parent >= at {
-				return fmt.Errorf("message %d has parent %d, which is not older: %w", at, m.Parent, chat.ErrUnavailable)
+			m, err := pathMessage(b, at)
+			if err != nil {
+				return err
 			}
 			p.Messages = append(p.Messages, m)
 			at = m.Parent

@@ -32,21 +32,27 @@ type SearchHit struct {
 const snippetContext = 80
 
 // searchMessage is the part of a stored message that search reads; it skips
-// decoding tool results, provider data and files.
+// decoding tool results and provider data. A resource's text is decoded
+// but not searched: a resource is found by its name, title and URI, a file
+// by its name.
 type searchMessage struct {
 	Seq    uint64 `json:"seq"`
 	Status string `json:"status"`
 	Parts  []struct {
-		Type string `json:"type"`
-		Text string `json:"text"`
-		Call struct {
+		Type  string `json:"type"`
+		Text  string `json:"text"`
+		Name  string `json:"name"`
+		Title string `json:"title"`
+		URI   string `json:"uri"`
+		Call  struct {
 			Name string `json:"name"`
 		} `json:"call"`
 	} `json:"parts"`
 }
 
-// Search finds sessions whose title or message text (text parts and tool call
-// names) contains query, case-insensitively. It returns at most limit hits,
+// Search finds sessions whose title or message text (text parts, tool call
+// names, attached files' names, attached resources' names and URIs)
+// contains query, case-insensitively. It returns at most limit hits,
 // one per session: title matches first, then the most recently updated. A
 // message hit is the session's latest matching message. Everything is read
 // in one transaction.
@@ -148,7 +154,7 @@ func (m matcher) latestMessage(sessionID string, msgs *bolt.Bucket, hit *SearchH
 }
 
 // message returns the snippet of the first part of msg that matches: its
-// text, or a tool call's name.
+// text, a tool call's name, a file's name, or a resource's name and URI.
 func (m matcher) message(msg searchMessage) (string, bool) {
 	for _, p := range msg.Parts {
 		var text string
@@ -157,6 +163,10 @@ func (m matcher) message(msg searchMessage) (string, bool) {
 			text = p.Text
 		case "tool_call":
 			text = p.Call.Name
+		case "file":
+			text = p.Name
+		case "resource":
+			text = strings.Join(strings.Fields(p.Title+" "+p.Name+" "+p.URI), " ")
 		default:
 			continue
 		}

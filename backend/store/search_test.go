@@ -38,6 +38,11 @@ func TestSearch(t *testing.T) {
 	}})
 	haystack := mk("Long", text(chat.RoleUser, long), text(chat.RoleAssistant, "nothing"))
 	kyotoTitle := mk("Kyoto food", text(chat.RoleUser, "ramen"))
+	attached := mk("Attachments", chat.Message{Role: chat.RoleUser, Parts: chat.Parts{
+		chat.FilePart{Name: "diagram.png", MIMEType: "image/png", Data: "iVBORw0KGgo="},
+		chat.ResourcePart{URI: "demo://resource/static/document/features.md", Name: "features.md", Server: "Everything",
+			MIMEType: "text/markdown", Text: "the hidden resource body"},
+	}})
 	superseded := mk("Old", chat.Message{Role: chat.RoleAssistant, Status: "superseded", Parts: chat.Parts{chat.TextPart{Text: "ghostword"}}})
 
 	tests := []struct {
@@ -58,6 +63,11 @@ func TestSearch(t *testing.T) {
 		{name: "superseded skipped", query: "ghostword", limit: 10, want: nil},
 		{name: "snippet context", query: "needle", limit: 10,
 			want: []string{haystack.ID}, seqs: []uint64{1}, snippets: []string{"…"}},
+		{name: "attached file name", query: "DIAGRAM.png", limit: 10,
+			want: []string{attached.ID}, seqs: []uint64{1}, snippets: []string{"diagram.png"}},
+		{name: "attached resource URI", query: "resource/static/document", limit: 10,
+			want: []string{attached.ID}, seqs: []uint64{1}, snippets: []string{"features.md demo://resource/static/document/features.md"}},
+		{name: "a resource's content is not searched", query: "hidden resource body", limit: 10, want: nil},
 		{name: "limit", query: "o", limit: 2, want: []string{superseded.ID, kyotoTitle.ID}},
 	}
 	for _, tc := range tests {

@@ -50,7 +50,7 @@ func (s *Store) CreateSession(ctx context.Context, sess chat.Session) (chat.Sess
 	if sess.Approval == "" {
 		sess.Approval = chat.ApprovalAsk
 	}
-	sess.Head = 0 // no messages yet
+	sess.Head, sess.Usage = 0, chat.Usage{} // no messages yet
 	err := s.update(ctx, func(tx *bolt.Tx) error {
 		b, err := mustBucket(tx, bucketSessions)
 		if err != nil {
@@ -111,9 +111,10 @@ func (s *Store) Sessions(ctx context.Context) ([]chat.Session, error) {
 
 // UpdateSession applies fn to the stored session inside one write
 // transaction. If fn returns an error nothing is written. The id, creation
-// time and Head cannot be changed (the message methods own Head). UpdatedAt is the time of the last
-// message (AppendMessage and PutMessage move it), so settings changes such as
-// a rename or a tool toggle do not reorder the session list.
+// time, Head and Usage cannot be changed (the message methods own Head and
+// Usage). UpdatedAt is the time of the last message (AppendMessage and
+// PutMessage move it), so settings changes such as a rename or a tool
+// toggle do not reorder the session list.
 func (s *Store) UpdateSession(ctx context.Context, id string, fn func(*chat.Session) error) (chat.Session, error) {
 	var sess chat.Session
 	err := s.update(ctx, func(tx *bolt.Tx) error {
@@ -125,11 +126,11 @@ func (s *Store) UpdateSession(ctx context.Context, id string, fn func(*chat.Sess
 		if err != nil {
 			return err
 		}
-		created, head := sess.CreatedAt, sess.Head
+		created, head, usage := sess.CreatedAt, sess.Head, sess.Usage
 		if err := fn(&sess); err != nil {
 			return err
 		}
-		sess.ID, sess.CreatedAt, sess.Head = id, created, head
+		sess.ID, sess.CreatedAt, sess.Head, sess.Usage = id, created, head, usage
 		return putJSON(b, []byte(id), sess)
 	})
 	if err != nil {
@@ -147,7 +148,8 @@ func later(t, prev time.Time) time.Time {
 	return t
 }
 
-// DeleteSession removes a session with its messages and registry snapshot.
+// DeleteSession removes a session with its messages, its registry snapshot
+// and the attachment bytes no other session holds.
 func (s *Store) DeleteSession(ctx context.Context, id string) error {
 	err := s.update(ctx, func(tx *bolt.Tx) error {
 		b, err := mustBucket(tx, bucketSessions)
@@ -162,6 +164,9 @@ func (s *Store) DeleteSession(ctx context.Context, id string) error {
 		}
 		msgs, err := mustBucket(tx, bucketMessages)
 		if err != nil {
+			return err
+		}
+		if err := dropSessionBlobs(tx, id, msgs.Bucket([]byte(id))); err != nil {
 			return err
 		}
 		if err := msgs.DeleteBucket([]byte(id)); err != nil && !errors.Is(err, bolterrors.ErrBucketNotFound) {

@@ -26,6 +26,9 @@ var (
 	bucketRegistry   = []byte("registry")
 	bucketSettings   = []byte("settings")
 	bucketCatalogs   = []byte("catalogs")
+	bucketTasks      = []byte("tasks")
+	bucketTrust      = []byte("trust")
+	bucketAudit      = []byte("audit")
 
 	keyApp     = []byte("app")
 	keyVersion = []byte("version")

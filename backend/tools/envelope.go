@@ -233,17 +233,4 @@ func cutUTF8(s string, n int) string {
 // HumanSize writes a byte count the way every note about a tool result's
 // size does ("32 KiB", "1.5 MiB"), here and in the package that reads the
 // server's answer, so the notes of one result read alike.
-func HumanSize(n int) string {
-	switch {
-	case n >= 10<<20:
-		return fmt.Sprintf("%d MiB", n>>20)
-	case n >= 1<<20:
-		return fmt.Sprintf("%.1f MiB", float64(n)/(1<<20))
-	case n >= 10<<10:
-		return fmt.Sprintf("%d KiB", n>>10)
-	case n >= 1<<10:
-		return fmt.Sprintf("%.1f KiB", float64(n)/(1<<10))
-	default:
-		return fmt.Sprintf("%d bytes", n)
-	}
-}
+func HumanSize(n int) string { return chat.HumanSize(int64(n)) }

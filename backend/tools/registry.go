@@ -164,7 +164,8 @@ func (r *Registry) SetToolEnabled(ctx context.Context, sessionID, canonical stri
 	})
 }
 
-// Snapshot returns the session's current revision and tools.
+// Snapshot returns the session's current revision and tools: the
+// registry's own immutable snapshot, shared, not copied (package doc).
 func (r *Registry) Snapshot(ctx context.Context, sessionID string) (Snapshot, error) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
@@ -172,7 +173,7 @@ func (r *Registry) Snapshot(ctx context.Context, sessionID string) (Snapshot, er
 	if err != nil {
 		return Snapshot{}, err
 	}
-	return s.snap.clone(), nil
+	return s.snap, nil
 }
 
 // SearchTools runs the built-in search_tools for a session: args is the

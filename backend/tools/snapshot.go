@@ -34,6 +34,9 @@ type Tool struct {
 	InputSchema  json.RawMessage
 	OutputSchema json.RawMessage
 	Annotations  *Annotations
+	// Icons are the tool's icons, as the server gave them (SafeIcons keeps
+	// the ones that may be shown).
+	Icons []Icon
 }
 
 // Entry is one tool of a session's snapshot.
@@ -56,6 +59,8 @@ type Entry struct {
 	InputSchema  json.RawMessage `json:"inputSchema"`
 	OutputSchema json.RawMessage `json:"outputSchema,omitempty"`
 	Annotations  *Annotations    `json:"annotations,omitempty"`
+	// Icons are the ones that may be shown (SafeIcons), for the UI only.
+	Icons []Icon `json:"icons,omitempty"`
 	// Names maps provider → the exposed name.
 	Names map[string]string `json:"names,omitempty"`
 	// Builtin marks Maestro's own search_tools (no connector).
@@ -240,13 +245,6 @@ func (s Snapshot) Lookup(canonical string) (Entry, bool) {
 	return s.Entries[i], true
 }
 
-// clone copies the slices, so the caller's copy survives later changes.
-func (s Snapshot) clone() Snapshot {
-	s.Entries = slices.Clone(s.Entries)
-	s.Found = slices.Clone(s.Found)
-	return s
-}
-
 // build makes a snapshot from entries (copied and sorted): exposed names
 // for every provider, indexes, and found pruned to tools that still exist.
 func (r *Registry) build(sessionID string, rev int64, entries []Entry, found []string) Snapshot {
@@ -312,7 +310,11 @@ func sameEntry(a, b Entry) bool {
 		a.Tool == b.Tool && a.ConnectorID == b.ConnectorID && a.Title == b.Title &&
 		a.Description == b.Description && bytes.Equal(a.InputSchema, b.InputSchema) &&
 		bytes.Equal(a.OutputSchema, b.OutputSchema) && sameAnnotations(a.Annotations, b.Annotations) &&
-		maps.Equal(a.Names, b.Names)
+		maps.Equal(a.Names, b.Names) && slices.EqualFunc(a.Icons, b.Icons, sameIcon)
+}
+
+func sameIcon(a, b Icon) bool {
+	return a.Src == b.Src && a.MIMEType == b.MIMEType && a.Theme == b.Theme && slices.Equal(a.Sizes, b.Sizes)
 }
 
 func sameAnnotations(a, b *Annotations) bool {
@@ -342,6 +344,7 @@ func prepareTools(tools []Tool, rs *ruleSet) []Entry {
 			InputSchema:  canonicalJSON(t.InputSchema, emptyObjectSchema),
 			OutputSchema: canonicalJSON(t.OutputSchema, ""),
 			Annotations:  t.Annotations.orNil(),
+			Icons:        SafeIcons(t.Icons),
 		}
 		normalizeEntry(&e, rs)
 		out = append(out, e)

@@ -33,7 +33,11 @@ func Messages() []chat.Message {
 		}},
 		{ID: "m4", Role: chat.RoleAssistant, CreatedAt: at, Provider: "openai", Status: chat.StatusFailed, Error: "usage limit reached",
 			Parts: chat.Parts{chat.ReasoningPart{ProviderData: chat.ProviderData{"openai": json.RawMessage(`{"id":"rs_1","encrypted_content":"gAAA"}`)}}}},
-		{ID: "m5", Role: chat.RoleUser, CreatedAt: at, Parts: chat.Parts{chat.FilePart{Name: "a.png", MIMEType: "image/png", Data: "AAAA"}}},
+		{ID: "m5", Role: chat.RoleUser, CreatedAt: at, Parts: chat.Parts{chat.FilePart{Name: "a.png", MIMEType: "image/png", Size: 3, Data: "AAAA"},
+			chat.ResourcePart{URI: "demo://resource/static/document/features.md", ConnectorID: "c1", Server: "Everything",
+				Name: "features.md", MIMEType: "text/markdown", Text: "# Features", Size: 10},
+			chat.ResourcePart{URI: "demo://resource/dynamic/blob/1", ConnectorID: "c1", Server: "Everything", Title: "Blob 1",
+				MIMEType: "text/plain", Data: "aGk=", Size: 2, Truncated: true}}},
 		{ID: "m6", Role: chat.RoleAssistant, CreatedAt: at, Status: chat.StatusStreaming, Parts: chat.Parts{}},
 	}
 }

@@ -105,7 +105,13 @@ func (m *Model) Stream(ctx context.Context, req chat.Request) (iter.Seq2[chat.Ev
 	if req.Model == "" {
 		return nil, fmt.Errorf("anthropic: stream messages: no model: %w", chat.ErrInvalid)
 	}
+	msgs, fitWarnings, err := AttachmentRules(modelInfo(req)).Fit(req.Messages)
+	if err != nil {
+		return nil, fmt.Errorf("anthropic: %w", err)
+	}
+	req.Messages = msgs
 	body, warnings := toRequest(req, m.renderOptions())
+	warnings = append(fitWarnings, warnings...)
 	if m.logger != nil {
 		for _, w := range warnings {
 			m.logger.WarnContext(ctx, "anthropic: render request", "warning", w, "model", req.Model, "session", req.SessionID)
@@ -161,6 +167,9 @@ func (m *Model) newHTTPRequest(ctx context.Context, body *request) (*http.Reques
 	data, err := encodeBody(body)
 	if err != nil {
 		return nil, err
+	}
+	if err := AttachmentRules(chat.ModelInfo{}).CheckRequestSize(len(data)); err != nil {
+		return nil, fmt.Errorf("anthropic: %w", err)
 	}
 	u := m.baseURL + "/v1/messages"
 	if m.oauth() {

@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	"maestro/backend/chat"
+	"maestro/backend/chat/chattest"
 	"maestro/backend/providers/anthropic/anthropicfake"
 )
 
@@ -177,20 +178,30 @@ func renderCases() []renderCase {
 			user("Never mind."),
 			assistant(chat.ProviderAnthropic, call("c3", "everything.echo", `"not an object"`, anthropicID("toolu_01C"))),
 		}}), warns: []string{"no matching tool call", "duplicate tool result", "toolu_01B has no result", "toolu_01C has no result", "not a JSON object"}},
+		// The recording was sent to another provider before the session
+		// switched: it stays in history, and Claude gets a note instead.
 		{name: "attachments", req: withTools(chat.Request{Messages: []chat.Message{
+			{ID: "u0", Role: chat.RoleUser, Parts: chat.Parts{chat.TextPart{Text: "An old recording"},
+				chat.FilePart{Name: "d.wav", MIMEType: "audio/wav", Data: "UklGRg=="}}},
+			assistant(chat.ProviderGemini, chat.TextPart{Text: "Noted."}),
 			{ID: "u1", Role: chat.RoleUser, Parts: chat.Parts{
 				chat.TextPart{Text: "What is in these?"},
 				chat.FilePart{Name: "a.png", MIMEType: "image/png", Data: "iVBORw0KGgo="},
 				chat.FilePart{Name: "b.pdf", MIMEType: "application/pdf", URI: "https://example.com/b.pdf"},
 				chat.FilePart{Name: "c.txt", MIMEType: "text/plain", Data: "aGVsbG8="},
-				chat.FilePart{Name: "d.wav", MIMEType: "audio/wav", Data: "UklGRg=="},
 			}},
 			assistant(chat.ProviderAnthropic, call("c3", "everything.echo", `{"message":"screenshot"}`, anthropicID("toolu_01C"))),
 			toolMsg(chat.ToolResult{CallID: "c3", Name: "everything.echo", Successful: true, Data: raw(`{"text":"ok"}`),
 				Attachments: []chat.Attachment{{Type: "image", MIMEType: "image/png", Data: "iVBORw0KGgo="},
 					{Type: "resource", URI: "file:///a.txt", Text: "resource text"},
 					{Type: "image", MIMEType: "image/svg+xml", Data: "PHN2Zz4="}}}),
-		}}), warns: []string{"audio/wav", "image/svg+xml"}},
+		}}), warns: []string{"audio/wav"}},
+		// Resources and a prompt's content in the latest user message, and
+		// a tool result with a resource link and an embedded resource
+		// (chattest.AttachmentTurn): text with a line naming each, images
+		// as images; the gzip resource, which Claude cannot take, only
+		// named.
+		{name: "resources", req: withTools(chat.Request{Messages: chattest.AttachmentTurn()})},
 		{name: "tools_1000", req: manyTools(1000)},
 		// Opus 4.7 thinks adaptively, takes the effort as output_config and
 		// rejects sampling parameters.

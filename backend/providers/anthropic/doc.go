@@ -20,6 +20,13 @@
 // of a turn share a byte-identical prefix. Parsing turns the Messages SSE
 // grammar into chat events. Models reads the account's model list.
 //
+// Before rendering, Stream fits the history to AttachmentRules (this
+// provider's types and sizes, attachments.go): an attachment of the latest
+// user message the service would refuse is a chat.AttachmentError and
+// nothing is sent; one of an earlier message becomes a note. Files,
+// resources and tool results' links are rendered as the docs' §Attachments
+// says.
+//
 // Concurrency: a Model holds only configuration and is safe for concurrent
 // use. Each Stream call owns its HTTP response; the returned sequence must be
 // ranged at most once, by one goroutine. Stopping the range (or finishing it)

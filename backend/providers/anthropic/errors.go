@@ -3,6 +3,7 @@ package anthropic
 import (
 	"encoding/json"
 	"net/http"
+	"regexp"
 	"strconv"
 	"strings"
 	"time"
@@ -27,6 +28,7 @@ type errorBody struct {
 // the plan ("your extra usage" for Pro and Max, "extra usage" for Team).
 const (
 	msgPromptTooLong   = "prompt is too long"
+	msgContextLimit    = "exceed context limit"
 	msgClaudeCodeOnly  = "only authorized for use with claude code"
 	msgCreditTooLow    = "credit balance is too low"
 	msgThirdPartyGate  = "third-party apps now draw from"
@@ -66,6 +68,9 @@ func classify(status int, h http.Header, body []byte) *chat.ProviderError {
 	e.Kind = kindFor(e.Code, e.Message, status)
 	if code := gateCode(e.Code, e.Message); code != "" {
 		e.Code = code
+	}
+	if e.Kind == chat.ProviderKindContextTooLarge {
+		e.Tokens, e.Window = contextCounts(e.Message)
 	}
 	e.RetryAfter = retryAfter(h, time.Now())
 	e.ResetAt = resetAt(h)
@@ -121,12 +126,33 @@ func invalidRequestKind(msg string) chat.ProviderKind {
 	}
 	lower := strings.ToLower(msg)
 	switch {
-	case strings.Contains(lower, msgPromptTooLong):
+	case strings.Contains(lower, msgPromptTooLong), strings.Contains(lower, msgContextLimit):
 		return chat.ProviderKindContextTooLarge
 	case strings.Contains(lower, msgCreditTooLow):
 		return chat.ProviderKindQuota
 	}
 	return chat.ProviderKindInvalidRequest
+}
+
+// The two refusals of a prompt that does not fit (docs/providers/anthropic.md,
+// "Errors"): "prompt is too long: N tokens > M maximum", and "input length
+// and `max_tokens` exceed context limit: N + K > M, …".
+var (
+	tooLongCounts      = regexp.MustCompile(`prompt is too long: (\d+) tokens > (\d+) maximum`)
+	contextLimitCounts = regexp.MustCompile(`exceed context limit: (\d+) \+ \d+ > (\d+)`)
+)
+
+// contextCounts reads the prompt's tokens and the window from a refusal,
+// or zeros.
+func contextCounts(msg string) (tokens, window int64) {
+	for _, re := range []*regexp.Regexp{tooLongCounts, contextLimitCounts} {
+		if m := re.FindStringSubmatch(msg); m != nil {
+			tokens, _ = strconv.ParseInt(m[1], 10, 64)
+			window, _ = strconv.ParseInt(m[2], 10, 64)
+			return tokens, window
+		}
+	}
+	return 0, 0
 }
 
 // gateCode is the stable code of a subscription gate message, or "".

@@ -166,3 +166,24 @@ func TestRetryAfter(t *testing.T) {
 		}
 	}
 }
+
+// TestContextRefusalCounts: both refusals of a prompt that does not fit are
+// "context too large", with the provider's count and window read from the
+// message (docker/docker-agent#569, earendil-works/pi#102).
+func TestContextRefusalCounts(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		msg            string
+		tokens, window int64
+	}{
+		{"prompt is too long: 219898 tokens > 200000 maximum", 219898, 200000},
+		{"input length and `max_tokens` exceed context limit: 178959 + 64000 > 200000, decrease input length or `max_tokens` and try again", 178959, 200000},
+	}
+	for _, tt := range tests {
+		body := `{"type":"error","error":{"type":"invalid_request_error","message":"` + tt.msg + `"},"request_id":"req_1"}`
+		got := classify(400, http.Header{}, []byte(body))
+		if got.Kind != chat.ProviderKindContextTooLarge || got.Tokens != tt.tokens || got.Window != tt.window {
+			t.Errorf("%q: got kind %s, %d tokens, window %d; want context_too_large, %d, %d", tt.msg, got.Kind, got.Tokens, got.Window, tt.tokens, tt.window)
+		}
+	}
+}

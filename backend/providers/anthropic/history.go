@@ -2,7 +2,6 @@ package anthropic
 
 import (
 	"bytes"
-	"encoding/base64"
 	"encoding/json"
 	"fmt"
 	"strings"
@@ -168,6 +167,8 @@ func (r *renderer) userBlocks(m chat.Message, ids map[string]string, open, answe
 			if b, ok := r.file(p); ok {
 				blocks = append(blocks, b)
 			}
+		case chat.ResourcePart:
+			blocks = append(blocks, r.resource(p)...)
 		case chat.ToolResultPart:
 			id, known := ids[p.Result.CallID]
 			switch {
@@ -184,42 +185,6 @@ func (r *renderer) userBlocks(m chat.Message, ids map[string]string, open, answe
 		}
 	}
 	return blocks
-}
-
-// imageTypes are the image media types the API accepts.
-var imageTypes = map[string]bool{"image/jpeg": true, "image/png": true, "image/gif": true, "image/webp": true}
-
-// file renders a user attachment: images and PDFs, by data or URL, and
-// plain text as a text document.
-func (r *renderer) file(f chat.FilePart) (any, bool) {
-	mt := strings.ToLower(f.MIMEType)
-	kind := ""
-	switch {
-	case imageTypes[mt]:
-		kind = "image"
-	case mt == "application/pdf":
-		kind = "document"
-	case mt == "text/plain":
-		if f.Data != "" {
-			text, err := base64.StdEncoding.DecodeString(f.Data)
-			if err != nil {
-				r.warn(fmt.Sprintf("file %s: not base64, left out", f.Name))
-				return nil, false
-			}
-			return mediaBlock{Type: "document", Source: mediaSource{Type: "text", MediaType: mt, Data: string(text)}}, true
-		}
-	}
-	switch {
-	case kind == "":
-		r.warn(fmt.Sprintf("file %s: type %q is not supported, left out", f.Name, f.MIMEType))
-		return nil, false
-	case f.Data != "":
-		return mediaBlock{Type: kind, Source: mediaSource{Type: "base64", MediaType: mt, Data: f.Data}}, true
-	case f.URI != "":
-		return mediaBlock{Type: kind, Source: mediaSource{Type: "url", URL: f.URI}}, true
-	}
-	r.warn(fmt.Sprintf("file %s: no data, left out", f.Name))
-	return nil, false
 }
 
 // envelope is the tool result as the model sees it.
@@ -253,18 +218,9 @@ func (r *renderer) toolResult(id string, res chat.ToolResult) toolResultBlock {
 	text := envelopeText(res)
 	var extra []any
 	for _, a := range res.Attachments {
-		image := a.Type == "image" && imageTypes[strings.ToLower(a.MIMEType)]
-		switch {
-		case image && a.Data != "":
-			extra = append(extra, mediaBlock{Type: "image", Source: mediaSource{Type: "base64", MediaType: strings.ToLower(a.MIMEType), Data: a.Data}})
-		case a.Type == "image" && a.Data == "" && a.URI != "":
-			extra = append(extra, mediaBlock{Type: "image", Source: mediaSource{Type: "url", URL: a.URI}})
-		case a.Type == "image" && a.Data == "" && a.Text != "":
-			// An image Maestro refused (too large): the model reads why.
-			extra = append(extra, textBlock{Type: "text", Text: a.Text})
-		case a.Type == "resource" && a.Text != "":
-			extra = append(extra, textBlock{Type: "text", Text: a.Text})
-		default:
+		if blk, ok := r.attachment(a); ok {
+			extra = append(extra, blk)
+		} else {
 			r.warn(fmt.Sprintf("tool result %s: %s attachment (%s) left out", res.CallID, a.Type, a.MIMEType))
 		}
 	}

@@ -79,9 +79,11 @@ type mediaSource struct {
 }
 
 type mediaBlock struct {
-	Type   string        `json:"type"` // image or document
-	Source mediaSource   `json:"source"`
-	Cache  *cacheControl `json:"cache_control,omitempty"`
+	Type   string      `json:"type"` // image or document
+	Source mediaSource `json:"source"`
+	// Title names a document (a text file's name).
+	Title string        `json:"title,omitempty"`
+	Cache *cacheControl `json:"cache_control,omitempty"`
 }
 
 type toolUseBlock struct {

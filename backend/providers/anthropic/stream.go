@@ -156,7 +156,7 @@ func (p *parser) feed(name string, data []byte) error {
 			return grammarError("message_stop with %d content block(s) still open", len(p.blocks))
 		}
 		p.finished = true
-		p.out = append(p.out, chat.Finish{Reason: stopReason(p.stopReason), Usage: p.usage, ResponseID: p.responseID})
+		p.out = append(p.out, chat.Finish{Reason: stopReason(p.stopReason), Usage: canonicalUsage(p.usage), ResponseID: p.responseID})
 		return nil
 	}
 }
@@ -187,6 +187,15 @@ func (p *parser) errorEvent(e *wireError) error {
 	}
 	return &chat.ProviderError{Provider: chat.ProviderAnthropic, Status: 200,
 		Kind: kindFor(e.Type, e.Message, 200), Code: e.Type, Message: e.Message}
+}
+
+// canonicalUsage counts the prompt the way chat.Usage does: Anthropic's
+// input_tokens are only the tokens after the last cache breakpoint, and
+// the cached ones it read or wrote come on top (docs/providers/anthropic.md,
+// "Usage").
+func canonicalUsage(u chat.Usage) chat.Usage {
+	u.InputTokens += u.CacheReadTokens + u.CacheWriteTokens
+	return u
 }
 
 // addUsage merges a usage object: later values (message_delta's cumulative

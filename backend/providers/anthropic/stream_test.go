@@ -55,8 +55,10 @@ const (
 	toolUseEnd = `{"type":"message_delta","delta":{"stop_reason":"tool_use"},"usage":{"output_tokens":30}}`
 )
 
+// usage is msgStart's usage as chat.Usage counts it: input_tokens 10 plus
+// the 7 read from and 3 written to the cache.
 func usage(out int64) chat.Usage {
-	return chat.Usage{InputTokens: 10, OutputTokens: out, CacheReadTokens: 7, CacheWriteTokens: 3}
+	return chat.Usage{InputTokens: 20, OutputTokens: out, CacheReadTokens: 7, CacheWriteTokens: 3}
 }
 
 func TestParseStream(t *testing.T) {

@@ -97,6 +97,63 @@ type Script struct {
 	// models is the served model list set by a test; nil means the fake's
 	// own default list.
 	models []string
+	// window is the context window set by a test (SetWindow); 0 means
+	// each model's own.
+	window int
+	// routes answer requests by their last user text (Route).
+	routes []route
+}
+
+type route struct {
+	contains string
+	reply    Reply
+}
+
+// Route answers every request whose last user message contains substr
+// with r, without touching the queue: a test that cannot know when a
+// request of some kind will come (a summarising request of the agent's,
+// between scripted steps) scripts it this way. Later routes are tried
+// first.
+func (s *Script) Route(substr string, r Reply) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.routes = append(s.routes, route{substr, r})
+}
+
+// NextFor is Next for a request whose last user message is lastUser: a
+// matching route's reply, else the next queued one.
+func (s *Script) NextFor(lastUser string) Reply {
+	s.mu.Lock()
+	for i := len(s.routes) - 1; i >= 0; i-- {
+		if strings.Contains(lastUser, s.routes[i].contains) {
+			r := s.routes[i].reply
+			s.mu.Unlock()
+			return r
+		}
+	}
+	s.mu.Unlock()
+	return s.Next()
+}
+
+// SetWindow makes every served model's context window n tokens: the fake
+// refuses a request whose prompt counts more (CountJSON) with the real
+// service's "too long" error, and lists its models with that window. 0
+// restores each model's own window.
+func (s *Script) SetWindow(n int) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.window = max(n, 0)
+}
+
+// Window returns the window SetWindow set, or own (the model's) when none
+// is set.
+func (s *Script) Window(own int) int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.window > 0 {
+		return s.window
+	}
+	return own
 }
 
 // SetModels sets the model ids the fake serves: its model list endpoint
@@ -185,11 +242,12 @@ func (s *Script) Requests() []Recorded {
 	return append([]Recorded(nil), s.requests...)
 }
 
-// Reset clears the queue and the log, and restores the default models.
+// Reset clears the queue, the routes and the log, and restores the
+// default models and their windows.
 func (s *Script) Reset() {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	s.replies, s.requests, s.models = nil, nil, nil
+	s.replies, s.requests, s.models, s.window, s.routes = nil, nil, nil, 0, nil
 }
 
 // ControlPrefix is where ControlHandler is mounted on every fake.
@@ -201,6 +259,7 @@ const ControlPrefix = "/_fake/"
 //	GET  /_fake/requests  the recorded requests, as JSON
 //	POST /_fake/reset     clear both (and restore the default models)
 //	POST /_fake/models    body: ["model-id"…]  the models served (null: the defaults)
+//	POST /_fake/window    body: {"tokens": N}  every model's context window (0: their own)
 func (s *Script) ControlHandler() http.Handler {
 	mux := http.NewServeMux()
 	mux.HandleFunc("POST "+ControlPrefix+"replies", func(w http.ResponseWriter, r *http.Request) {
@@ -227,6 +286,17 @@ func (s *Script) ControlHandler() http.Handler {
 			return
 		}
 		s.SetModels(ids)
+		w.WriteHeader(http.StatusNoContent)
+	})
+	mux.HandleFunc("POST "+ControlPrefix+"window", func(w http.ResponseWriter, r *http.Request) {
+		var body struct {
+			Tokens int `json:"tokens"`
+		}
+		if err := json.NewDecoder(r.Body).Decode(&body); err != nil {
+			http.Error(w, "window: "+err.Error(), http.StatusBadRequest)
+			return
+		}
+		s.SetWindow(body.Tokens)
 		w.WriteHeader(http.StatusNoContent)
 	})
 	return mux

@@ -28,6 +28,13 @@
 // never replayed; audio and video from tool results moved to a user turn of
 // their own after a model acknowledgement (extractBinaryInjections).
 //
+// Before rendering, Stream fits the history to AttachmentRules (this
+// provider's types and sizes, attachments.go): an attachment of the latest
+// user message the service would refuse is a chat.AttachmentError and
+// nothing is sent; one of an earlier message becomes a note. Files,
+// resources and tool results' links are rendered as the docs' §Attachments
+// says.
+//
 // Concurrency: a *Model is immutable after New and safe for concurrent use;
 // each Stream call owns its HTTP response. The sequence Stream returns must
 // be ranged by one goroutine, once; stopping the range (or reaching its end)

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"net/http"
+	"regexp"
 	"strconv"
 	"strings"
 	"time"
@@ -184,6 +185,7 @@ func fromGoogle(status int, ge *googleError, header http.Header, inStream bool) 
 			he.Kind = chat.ProviderKindAuth
 		case strings.Contains(lower, "exceeds the maximum number of tokens") || strings.Contains(lower, "token count"):
 			he.Kind = chat.ProviderKindContextTooLarge
+			he.Tokens, he.Window = contextCounts(ge.Message)
 		}
 	case status == 403 && f.reason == reasonValidationRequired:
 		link := f.metadata["validation_link"]
@@ -271,4 +273,20 @@ func truncate(b []byte, n int) []byte {
 		return b[:n]
 	}
 	return b
+}
+
+// tooManyTokens is the refusal of a prompt over the window
+// (docs/providers/gemini.md §Errors).
+var tooManyTokens = regexp.MustCompile(`input token count \((\d+)\) exceeds the maximum number of tokens allowed \((\d+)\)`)
+
+// contextCounts reads the prompt's tokens and the window from that
+// refusal, or zeros.
+func contextCounts(msg string) (tokens, window int64) {
+	m := tooManyTokens.FindStringSubmatch(msg)
+	if m == nil {
+		return 0, 0
+	}
+	tokens, _ = strconv.ParseInt(m[1], 10, 64)
+	window, _ = strconv.ParseInt(m[2], 10, 64)
+	return tokens, window
 }

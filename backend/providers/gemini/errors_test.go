@@ -164,3 +164,19 @@ func TestRetryInMessage(t *testing.T) {
 		}
 	}
 }
+
+// TestContextRefusalCounts: the refusal of a prompt over the window gives
+// the prompt's count and the window, in both wire forms.
+func TestContextRefusalCounts(t *testing.T) {
+	t.Parallel()
+	const msg = "The input token count (1048577) exceeds the maximum number of tokens allowed (1048576)."
+	for _, body := range []string{
+		`{"error":{"code":400,"message":"` + msg + `","status":"INVALID_ARGUMENT"}}`,
+		`[{"error":{"code":400,"message":"` + msg + `","errors":[{"message":"` + msg + `","domain":"global","reason":"badRequest"}],"status":"INVALID_ARGUMENT"}}]`,
+	} {
+		got := classify(400, http.Header{}, []byte(body))
+		if got.Kind != chat.ProviderKindContextTooLarge || got.Tokens != 1048577 || got.Window != 1048576 {
+			t.Errorf("%s: got kind %s, %d tokens, window %d; want context_too_large, 1048577, 1048576", body, got.Kind, got.Tokens, got.Window)
+		}
+	}
+}

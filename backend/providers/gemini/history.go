@@ -121,21 +121,13 @@ func (r *renderer) userParts(m chat.Message) []part {
 			} else {
 				r.warnf("message %s: file %q has neither data nor URI; dropped", m.ID, p.Name)
 			}
+		case chat.ResourcePart:
+			parts = append(parts, r.resourceParts(p)...)
 		default:
 			r.warnf("message %s: %s part in a user message; dropped", m.ID, p.PartType())
 		}
 	}
 	return parts
-}
-
-func filePart(f chat.FilePart) (part, bool) {
-	switch {
-	case f.Data != "":
-		return part{InlineData: &blob{MIMEType: f.MIMEType, Data: f.Data}}, true
-	case f.URI != "":
-		return part{FileData: &fileData{MIMEType: f.MIMEType, FileURI: f.URI}}, true
-	}
-	return part{}, false
 }
 
 // modelParts renders an assistant message. Reasoning is never replayed:

@@ -121,7 +121,14 @@ func (m *Model) endpoint(model string) string {
 // it starts end the sequence. The caller must range over the sequence: the
 // response body is closed when the range ends or is stopped.
 func (m *Model) Stream(ctx context.Context, req chat.Request) (iter.Seq2[chat.Event, error], error) {
+	rules := m.AttachmentRules(req.Info)
+	msgs, fitWarns, err := rules.Fit(req.Messages)
+	if err != nil {
+		return nil, fmt.Errorf("gemini: %w", err)
+	}
+	req.Messages = msgs
 	body, warns := m.body(req)
+	warns = append(fitWarns, warns...)
 	if m.log != nil {
 		for _, w := range warns {
 			m.log.WarnContext(ctx, "gemini: render request", "warning", w)
@@ -142,6 +149,9 @@ func (m *Model) Stream(ctx context.Context, req chat.Request) (iter.Seq2[chat.Ev
 	b, err := encodeBody(body)
 	if err != nil {
 		return nil, fmt.Errorf("gemini: encode request: %w", err)
+	}
+	if err := rules.CheckRequestSize(len(b)); err != nil {
+		return nil, fmt.Errorf("gemini: %w", err)
 	}
 	resp, err := m.send(ctx, http.MethodPost, m.endpoint(model), b)
 	if err != nil {

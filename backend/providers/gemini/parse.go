@@ -289,7 +289,11 @@ func (p *streamParser) end() (chat.Event, error) {
 		}
 		reason = strings.ToLower(p.finish)
 	}
-	return chat.Finish{Reason: reason, Usage: p.usage, ResponseID: p.responseID}, nil
+	// candidatesTokenCount leaves the thoughts out; chat.Usage counts them
+	// in the output (docs/providers/gemini.md §Usage).
+	u := p.usage
+	u.OutputTokens += u.ReasoningTokens
+	return chat.Finish{Reason: reason, Usage: u, ResponseID: p.responseID}, nil
 }
 
 // mergeInto updates u with the counts this chunk carries; the others keep

@@ -46,7 +46,7 @@ func TestParseFixtures(t *testing.T) {
 			chat.ToolCallStart{Index: 0, Name: "write_file"},
 			chat.ToolCallDelta{Index: 0, Fragment: writeArgs},
 			chat.ToolCallDone{Index: 0, Name: "write_file", Arguments: raw(writeArgs), ProviderData: sig("CiQBcsjafF4NswdygCBTU7cA/yXVRcUI3XHwV+E8BDg/hRr1MaoKZQFyyNp8HRY1qEvivtg0LpYPo1022IfTY3QIeigqGvSoRVospxT5MBggc9nRbwH2vrdhZ772IdqOCrpjNHs3wc+h0AF4JzjlBet6+yC2m7TdenVOkzVAtqnNDMQAIS1gDZyKs8w/CngBcsjafOeuyDQtxuK7JCafKjtfvPvoKOkVxzDetQtHesBkPtv1Xng9dkP77jLH44hn9rrg7yA+za6vssiFZUjC/FU25pCWQgIhM+K7nt3wbAgoOZRqra2gRr3od2D3osV/UpYhy8MoloykqrWvHDOzT/0KScpHarwKXQFyyNp8qabyDYlfElywQBjqQT4f6My7+Ln9AbKZQz4NaEe90ESg4jr4jjANxyd/WKzRheaBq7BYxTHQSeShgQbVjk2D0tZO4hAN+CToMtQwJl95Ss4ZEov6gAwMNA==")},
-			chat.Finish{Reason: "tool_calls", Usage: chat.Usage{InputTokens: 12778, OutputTokens: 24, ReasoningTokens: 60}, ResponseID: "hooks-system.allow-tool-0"},
+			chat.Finish{Reason: "tool_calls", Usage: chat.Usage{InputTokens: 12778, OutputTokens: 84, ReasoningTokens: 60}, ResponseID: "hooks-system.allow-tool-0"},
 		}},
 		{"hooks-system.allow-tool-1", []chat.Event{
 			chat.Finish{Reason: "stop", Usage: chat.Usage{InputTokens: 12939, CacheReadTokens: 12203}, ResponseID: "hooks-system.allow-tool-1"},
@@ -79,7 +79,7 @@ func TestParseFixtures(t *testing.T) {
 			chat.TextDelta{Text: "There are **3**"},
 			chat.TextDelta{Text: " \"r\"s in strawberry.\n\nst**r**awbe**rr**y"},
 			chat.TextDelta{ProviderData: sig("EqsFCqgFAb4+9vvtAF5n87lB4OGDOoTRMOqp35jW65XsYXh6BySMwl9nvrbAvPcl2U0xITaYUyV4CmREEDB1z0ZPpCg7iEwiZcj40Eh1jXoL8Y/BbPqxdgZKvKxdBsJx92y2ML5ytajQHVFQb9ohEMMnjs9uNadLAhDEsOU1nC5tl3FQkx94uaGfWvg61bJT3Y9OxFdo/kbpm4RBngvYhVkBzHKkHBj72T2bUd8J4HPssi7ORC5iPosPRIOyH/CAVHEtMzFYMwb7OhRu+CW8Z9u7gDieME5iJjXtJtLrNGDxgR7XtWfRRyGjsj6uDS+KvjR3SUSWPdn5eeH6w+LXZm1X///Hvhhcx+NHxsuGjF3fGhyzTVAoIzk0lxyB4+/A9I4Xa0o/T4coVDiewMzGZDwmket//ig8x9UC8cyWr/hy1joZWUO7ooJlLncv8gy4Ng+y1JdievZokSFDNWfMMNAQr3kgUwJDucqDp44C1xMtgR3lhJ75IBBnprHCE/ThgvNXujmqNkwAjp5dS4PjVbrw8fqSylfE80tvU0g9dXqg4pEyG+hGIxbANLhsWjAKLqh69hyqvVLg2Ds3wppphf61IfC4VoeLWj85CjBZMf+k85NsUIJQ6+DQS9IPNbM29ZOzpUbHoWKJB6VzNCSJse7Pi07L+pd6skl77km00y4lJdHIGHfEgi8PaOonakBcxbRqKzGJAA/urlP0tiWya2fTWrvNZOybJHyyofNNSI4s5y76yKEjP1wnPqC7ujrQk6xb7eyCeqH9ekByy3vv0JfgERFptoSUoG2toIr9M3lS/LKpnwfCvZh+z3J0iMb83d4MaPKhGhE49J4660XUsEmjygAZNi9HnjfC3KtaU/07Sx4JCezMtpsLKUxBgy4xaNqwew3FwAG37eeWcow=")},
-			chat.Finish{Reason: "stop", Usage: chat.Usage{InputTokens: 9, OutputTokens: 23, ReasoningTokens: 185}, ResponseID: "bH6LaZW8Fp_3nsEPqtaSwQ4"},
+			chat.Finish{Reason: "stop", Usage: chat.Usage{InputTokens: 9, OutputTokens: 208, ReasoningTokens: 185}, ResponseID: "bH6LaZW8Fp_3nsEPqtaSwQ4"},
 		}},
 		{"google-stream-tool-call-arguments", []chat.Event{
 			chat.ToolCallStart{Index: 0, Name: "getWeather"},
@@ -92,7 +92,7 @@ func TestParseFixtures(t *testing.T) {
 			chat.ToolCallDelta{Index: 1, Fragment: `"`},
 			chat.ToolCallDelta{Index: 1, Fragment: `}`},
 			chat.ToolCallDone{Index: 1, Name: "getWeather", Arguments: raw(`{"location":"San Francisco"}`)},
-			chat.Finish{Reason: "tool_calls", Usage: chat.Usage{InputTokens: 26, OutputTokens: 23, ReasoningTokens: 132}, ResponseID: "dqHOab6xGLzWodAPkPuViA4"},
+			chat.Finish{Reason: "tool_calls", Usage: chat.Usage{InputTokens: 26, OutputTokens: 155, ReasoningTokens: 132}, ResponseID: "dqHOab6xGLzWodAPkPuViA4"},
 		}},
 	}
 	for _, tt := range tests {
@@ -229,12 +229,12 @@ func TestParseHandWritten(t *testing.T) {
 			ca(`{"candidates":[{"content":{"role":"model","parts":[{"text":"!"}]},"finishReason":"STOP","index":0}],"usageMetadata":{"promptTokenCount":10,"candidatesTokenCount":2,"thoughtsTokenCount":40}}`),
 			ca(`{"usageMetadata":{"promptTokenCount":12,"candidatesTokenCount":2,"cachedContentTokenCount":4}}`)),
 			want: []chat.Event{chat.TextDelta{Text: "Hi"}, chat.TextDelta{Text: "!"},
-				chat.Finish{Reason: "stop", Usage: chat.Usage{InputTokens: 12, OutputTokens: 2, ReasoningTokens: 40, CacheReadTokens: 4}, ResponseID: "t1"}}},
+				chat.Finish{Reason: "stop", Usage: chat.Usage{InputTokens: 12, OutputTokens: 42, ReasoningTokens: 40, CacheReadTokens: 4}, ResponseID: "t1"}}},
 		{name: "usage without counts (Vertex trafficType) keeps them", stream: sse(
 			ca(`{"candidates":[{"content":{"role":"model","parts":[{"text":"Hi"}]},"finishReason":"STOP","index":0}],"usageMetadata":{"promptTokenCount":7,"candidatesTokenCount":1,"thoughtsTokenCount":3}}`),
 			ca(`{"usageMetadata":{"trafficType":"ON_DEMAND"}}`)),
 			want: []chat.Event{chat.TextDelta{Text: "Hi"},
-				chat.Finish{Reason: "stop", Usage: chat.Usage{InputTokens: 7, OutputTokens: 1, ReasoningTokens: 3}, ResponseID: "t1"}}},
+				chat.Finish{Reason: "stop", Usage: chat.Usage{InputTokens: 7, OutputTokens: 4, ReasoningTokens: 3}, ResponseID: "t1"}}},
 		// args is a Struct, so this breaks the wire format; it is still the
 		// call the model made, answered with an error result.
 		{name: "arguments not an object", stream: sse(ca(cand(`{"functionCall":{"name":"a","args":[1]}}`, "STOP"))),

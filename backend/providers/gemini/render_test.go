@@ -14,6 +14,7 @@ import (
 	"testing"
 
 	"maestro/backend/chat"
+	"maestro/backend/chat/chattest"
 )
 
 var update = flag.Bool("update", false, "rewrite golden files")
@@ -178,6 +179,10 @@ func renderCases() []renderCase {
 			user("u3", "No")),
 			warns: []string{"tool call c2: arguments are not a JSON object", "tool call c2: no result",
 				"tool result yy: no matching tool call", "tool result zz: no matching tool call", "message u2: user message has nothing to send"}},
+		// Resources and a prompt's content, and a tool result with a link
+		// and an embedded resource (chattest.AttachmentTurn); the gzip
+		// resource, which Gemini cannot take, only named.
+		{name: "resources", req: base(chattest.AttachmentTurn()...)},
 		{name: "tools_1000", req: manyTools(1000)},
 		{name: "user_after_tool_results", req: base(
 			// The turn ended after the tool results (a cancelled or failed

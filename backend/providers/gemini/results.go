@@ -65,10 +65,12 @@ func (r *renderer) responseTurns(calls []chat.ToolCall, results map[string]chat.
 				default:
 					siblings = append(siblings, part{InlineData: b})
 				}
-			case a.Text != "":
-				siblings = append(siblings, textPart(a.Text))
-			case a.URI != "":
+			case a.ModelText() != "":
+				siblings = append(siblings, textPart(a.ModelText()))
+			case a.URI != "" && isWebURL(a.URI):
 				siblings = append(siblings, part{FileData: &fileData{MIMEType: a.MIMEType, FileURI: a.URI}})
+			default:
+				r.warnf("tool result %s: %s attachment (%s) dropped", res.CallID, a.Type, a.MIMEType)
 			}
 		}
 		parts = append(parts, part{FunctionResponse: fr})

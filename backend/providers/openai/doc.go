@@ -23,6 +23,13 @@
 // ProviderData["openai"]. parseStream turns the Responses SSE grammar into
 // chat events; a stream that ends before response.completed is an error.
 //
+// Before rendering, newRequest (Stream) fits the history to AttachmentRules (this
+// provider's types and sizes, attachments.go): an attachment of the latest
+// user message the service would refuse is a chat.AttachmentError and
+// nothing is sent; one of an earlier message becomes a note. Files,
+// resources and tool results' links are rendered as the docs' §Attachments
+// says.
+//
 // Models lists the models the account or key can use: the ChatGPT
 // backend's Codex list (by client_version, DefaultClientVersion or
 // $MAESTRO_CODEX_CLIENT_VERSION) or the API's /v1/models, filled from the

@@ -58,23 +58,26 @@ func reasoner(window, output int, efforts []string, def string) chat.ModelInfo {
 // public API's, the smaller one is kept: a budget too small only compacts
 // sooner, one too large fails the request.
 var families = []chat.ModelFamily{
-	{Prefix: "gpt-5.6-sol", Info: reasoner(372000, 0, effortsSolTerra, "low")},
-	{Prefix: "gpt-5.6-terra", Info: reasoner(372000, 0, effortsSolTerra, "medium")},
-	{Prefix: "gpt-5.6", Info: reasoner(372000, 0, effortsLuna, "medium")},
-	{Prefix: "gpt-6", Info: reasoner(0, 0, nil, "")},
+	{Prefix: "gpt-5.6-sol", Info: reasoner(372000, 128000, effortsSolTerra, "low")},
+	{Prefix: "gpt-5.6-terra", Info: reasoner(372000, 128000, effortsSolTerra, "medium")},
+	{Prefix: "gpt-5.6", Info: reasoner(372000, 128000, effortsLuna, "medium")},
+	// No source gives gpt-6's limits yet: the smallest window of the
+	// GPT-5.4 and later rows stands in (a budget too small only compacts
+	// sooner), until a model list says otherwise.
+	{Prefix: "gpt-6", Info: reasoner(272000, 128000, nil, "")},
 	{Prefix: "gpt-5.5", Info: reasoner(272000, 128000, effortsCodex, "medium")},
 	{Prefix: "gpt-5.4-mini", Info: reasoner(400000, 128000, effortsCodex, "medium")},
 	{Prefix: "gpt-5.4", Info: reasoner(272000, 128000, effortsCodex, "medium")},
 	{Prefix: "gpt-5.3-codex-spark", Info: reasoner(128000, 0, nil, "")},
 	// gpt-5-chat-latest is the one gpt-5 model that does not reason: it
 	// rejects reasoning.effort and takes temperature.
-	{Prefix: "gpt-5-chat", Info: chat.ModelInfo{}},
+	{Prefix: "gpt-5-chat", Info: chat.ModelInfo{ContextWindow: 128000, MaxOutputTokens: 16384}},
 	{Prefix: "gpt-5", Info: reasoner(400000, 128000, effortsGPT5, "medium")},
 	{Prefix: "o1", Info: reasoner(200000, 100000, effortsO, "medium")},
 	{Prefix: "o3", Info: reasoner(200000, 100000, effortsO, "medium")},
 	{Prefix: "o4", Info: reasoner(200000, 100000, effortsO, "medium")},
 	{Prefix: "gpt-4.1", Info: chat.ModelInfo{ContextWindow: 1047576, MaxOutputTokens: 32768}},
-	{Prefix: "gpt-4o", Info: chat.ModelInfo{ContextWindow: 128000}},
+	{Prefix: "gpt-4o", Info: chat.ModelInfo{ContextWindow: 128000, MaxOutputTokens: 16384}},
 }
 
 // Lookup is what Maestro knows about an OpenAI model id without asking the

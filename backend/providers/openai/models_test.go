@@ -26,16 +26,16 @@ func TestLookup(t *testing.T) {
 		{"gpt-5.5-2026-04-23", 272000, 128000, true, "medium", 4},
 		{"gpt-5.4", 272000, 128000, true, "medium", 4},
 		{"gpt-5.4-mini", 400000, 128000, true, "medium", 4},
-		{"gpt-5.6-sol", 372000, 0, true, "low", 6},
-		{"gpt-5.6-luna", 372000, 0, true, "medium", 5},
-		{"gpt-6-astra", 0, 0, true, "", 0},
+		{"gpt-5.6-sol", 372000, 128000, true, "low", 6},
+		{"gpt-5.6-luna", 372000, 128000, true, "medium", 5},
+		{"gpt-6-astra", 272000, 128000, true, "", 0},
 		{"gpt-5.3-codex-spark", 128000, 0, true, "", 0},
 		{"gpt-5-mini", 400000, 128000, true, "medium", 4},
-		{"gpt-5-chat-latest", 0, 0, false, "", 0},
+		{"gpt-5-chat-latest", 128000, 16384, false, "", 0},
 		{"o3", 200000, 100000, true, "medium", 3},
 		{"o4-mini", 200000, 100000, true, "medium", 3},
 		{"gpt-4.1-mini", 1047576, 32768, false, "", 0},
-		{"gpt-4o", 128000, 0, false, "", 0},
+		{"gpt-4o", 128000, 16384, false, "", 0},
 	}
 	for _, tt := range tests {
 		got := Lookup(tt.id)

@@ -149,11 +149,20 @@ func (m *Model) newRequest(ctx context.Context, req chat.Request) (*http.Request
 	if m.apiKey == "" && m.accountID == "" {
 		return nil, fmt.Errorf("openai: chatgpt sign-in has no account id: %w", chat.ErrAuthRequired)
 	}
+	msgs, fitWarns, err := AttachmentRules().Fit(req.Messages)
+	if err != nil {
+		return nil, fmt.Errorf("openai: %w", err)
+	}
+	req.Messages = msgs
 	body, warns := toRequest(req)
+	warns = append(fitWarns, warns...)
 	if m.apiKey != "" {
 		warns = append(warns, apiOnly(&body, req, modelInfo(req))...)
-	} else if req.MaxOutputTokens > 0 || req.Temperature != nil {
-		warns = append(warns, "max output tokens and temperature are not sent to the chatgpt backend")
+	} else if req.Temperature != nil {
+		// MaxOutputTokens goes unsaid without a warning: the agent sets it
+		// on every request (the answer's share of the context budget), and
+		// the backend, which refuses it, bounds the answer itself.
+		warns = append(warns, "temperature is not sent to the chatgpt backend")
 	}
 	for _, w := range warns {
 		m.log.WarnContext(ctx, "openai: render request", "warning", w)

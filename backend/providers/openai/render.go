@@ -64,6 +64,7 @@ type contentPart struct {
 	ImageURL string `json:"image_url,omitempty"`
 	Filename string `json:"filename,omitempty"`
 	FileData string `json:"file_data,omitempty"`
+	FileURL  string `json:"file_url,omitempty"`
 }
 
 type functionCall struct {
@@ -284,6 +285,8 @@ func (r *renderer) user(items []any, m chat.Message) []any {
 			if c, ok := r.file(p); ok {
 				content = append(content, c)
 			}
+		case chat.ResourcePart:
+			content = append(content, r.resource(p)...)
 		case chat.ToolResultPart:
 			flush()
 			items = r.result(items, p.Result)
@@ -418,41 +421,6 @@ func (r *renderer) envelope(res chat.ToolResult) string {
 		b, _ = marshal(e)
 	}
 	return string(b)
-}
-
-func (r *renderer) attachments(atts []chat.Attachment) []contentPart {
-	var out []contentPart
-	for _, a := range atts {
-		switch {
-		case a.Type == "image" && a.Data != "":
-			out = append(out, contentPart{Type: "input_image", ImageURL: dataURL(a.MIMEType, a.Data)})
-		case a.Text != "":
-			out = append(out, contentPart{Type: "input_text", Text: a.Text})
-		case a.URI != "":
-			out = append(out, contentPart{Type: "input_text", Text: "resource: " + a.URI})
-		default:
-			r.warnf("%s attachment dropped: openai tool outputs take text and images", a.Type)
-		}
-	}
-	return out
-}
-
-// file renders an attached file: images as input_image, PDFs as input_file.
-func (r *renderer) file(f chat.FilePart) (contentPart, bool) {
-	switch {
-	case strings.HasPrefix(f.MIMEType, "image/") && f.Data != "":
-		return contentPart{Type: "input_image", ImageURL: dataURL(f.MIMEType, f.Data)}, true
-	case strings.HasPrefix(f.MIMEType, "image/") && f.URI != "":
-		return contentPart{Type: "input_image", ImageURL: f.URI}, true
-	case f.MIMEType == "application/pdf" && f.Data != "":
-		name := f.Name
-		if name == "" {
-			name = "file.pdf"
-		}
-		return contentPart{Type: "input_file", Filename: name, FileData: dataURL(f.MIMEType, f.Data)}, true
-	}
-	r.warnf("file %q (%s) dropped: openai takes images and PDFs", f.Name, f.MIMEType)
-	return contentPart{}, false
 }
 
 func dataURL(mime, b64 string) string { return "data:" + mime + ";base64," + b64 }

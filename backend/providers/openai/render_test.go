@@ -13,6 +13,7 @@ import (
 	"testing"
 
 	"maestro/backend/chat"
+	"maestro/backend/chat/chattest"
 )
 
 var update = flag.Bool("update", false, "rewrite golden files")
@@ -152,7 +153,11 @@ func renderCases() []renderCase {
 		{name: "cross_provider", req: cross},
 		{name: "reasoning_replay", req: reasoning, warns: []string{"openai reasoning part without encrypted_content dropped",
 			"1 trailing openai reasoning items dropped"}},
-		{name: "files_and_images", req: files, warns: []string{`file "c.zip" (application/zip) dropped: openai takes images and PDFs`}},
+		{name: "files_and_images", req: files, warns: []string{`file "c.zip" (application/zip) dropped: openai takes images, PDFs and text`}},
+		// Resources and a prompt's content, and a tool result with a link
+		// and an embedded resource (chattest.AttachmentTurn); the gzip
+		// resource, which ChatGPT cannot take, only named.
+		{name: "resources", req: baseRequest(chattest.AttachmentTurn()...)},
 		{name: "interrupted_call", req: interrupted, warns: []string{
 			"tool call call_cut has no result; sent as interrupted", "tool result for unknown call c-gone dropped"}},
 		{name: "tools_1000", req: manyTools(1000), warns: []string{"872 tools over openai's limit of 128 were not sent"}},

@@ -60,6 +60,11 @@ const (
 	MsgNoVersion        = "anthropic-version: header is required"
 	MsgRateLimited      = "This request would exceed your account's rate limit. Please try again later."
 	MsgPromptTooLong    = "prompt is too long: 215000 tokens > 200000 maximum"
+	// MsgPromptTooLongFormat and MsgContextLimitFormat are the two
+	// refusals of a prompt that does not fit the window, with the prompt's
+	// tokens, (max_tokens,) and the window.
+	MsgPromptTooLongFormat = "prompt is too long: %d tokens > %d maximum"
+	MsgContextLimitFormat  = "input length and `max_tokens` exceed context limit: %d + %d > %d, decrease input length or `max_tokens` and try again"
 )
 
 // maxBody bounds a request body, like the real 32 MB request limit.
@@ -160,7 +165,7 @@ func (s *Server) messages(w http.ResponseWriter, r *http.Request) {
 		s.writeError(w, rej.status, rej.errType, rej.message, nil)
 		return
 	}
-	reply := s.Script.Next()
+	reply := s.Script.NextFor(req.lastUserText())
 	rec.Status = replyStatus(reply)
 	s.Script.Record(rec)
 	s.reply(w, r, req, reply)

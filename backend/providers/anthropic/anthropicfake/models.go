@@ -131,7 +131,9 @@ func (s *Server) listModels(w http.ResponseWriter, r *http.Request) {
 	end := min(start+limit, len(ids))
 	data := []any{}
 	for _, id := range ids[start:end] {
-		data = append(data, describe(id).wire())
+		m := describe(id)
+		m.maxInput = s.Script.Window(m.maxInput)
+		data = append(data, m.wire())
 	}
 	page := map[string]any{"data": data, "has_more": end < len(ids), "first_id": nil, "last_id": nil}
 	if end > start {

@@ -99,10 +99,7 @@ type obj = map[string]any
 // (docs/providers/anthropic.md, "Endpoints and headers").
 func (s *Server) events(req *wireRequest, rp fakescript.Reply) []event {
 	n := s.seq.Add(1)
-	in := 0
-	if body, err := json.Marshal(req.Messages); err == nil {
-		in = len(body)/4 + 1
-	}
+	in := req.inputTokens
 	evs := []event{
 		{"message_start", obj{"type": "message_start", "message": obj{
 			"id": fmt.Sprintf("msg_fake%014d", n), "type": "message", "role": "assistant", "content": []any{},

@@ -8,6 +8,8 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+
+	"maestro/backend/providers/fakescript"
 )
 
 // Patterns the real service validates against.
@@ -32,6 +34,8 @@ type wireRequest struct {
 
 	oauth bool
 	model servedModel
+	// inputTokens is the prompt's size as the fake counts it.
+	inputTokens int
 }
 
 type wireMessage struct {
@@ -62,7 +66,9 @@ type wireBlock struct {
 	Signature string          `json:"signature"`
 	Data      string          `json:"data"`
 	// Content is a tool_result's content: a string or blocks.
-	Content      json.RawMessage `json:"content"`
+	Content json.RawMessage `json:"content"`
+	// Source is an image's or a document's.
+	Source       *wireSource     `json:"source"`
 	CacheControl json.RawMessage `json:"cache_control"`
 }
 
@@ -96,7 +102,7 @@ func (s *Server) check(r *http.Request, body []byte) (*wireRequest, *rejection) 
 		return nil, invalid("oauth: system[0] is not the Claude Code line", MsgClaudeCodeOnly)
 	}
 	for _, check := range []func() *rejection{req.checkTools, req.checkThinkingConfig, req.checkSystem, req.checkMessages,
-		req.checkPairing, req.checkFinalThinking, req.checkBreakpoints} {
+		req.checkPairing, req.checkFinalThinking, req.checkBreakpoints, req.checkMedia} {
 		if rej := check(); rej != nil {
 			return nil, rej
 		}
@@ -106,7 +112,30 @@ func (s *Server) check(r *http.Request, body []byte) (*wireRequest, *rejection) 
 			return nil, rej
 		}
 	}
+	if rej := s.checkWindow(req, body); rej != nil {
+		return nil, rej
+	}
 	return req, nil
+}
+
+// checkWindow counts the prompt (fakescript.CountJSON) and refuses it the
+// way the real service does when it does not fit the model's context
+// window (the Script's window when a test set one): a prompt over the
+// window is "prompt is too long", and a prompt that fits but leaves less
+// than max_tokens for the answer is "input length and `max_tokens` exceed
+// context limit" (docs/providers/anthropic.md, "Errors"). The count is
+// kept for the usage the reply reports.
+func (s *Server) checkWindow(q *wireRequest, body []byte) *rejection {
+	q.inputTokens = fakescript.CountJSON(body)
+	window := s.Script.Window(q.model.maxInput)
+	switch {
+	case window <= 0:
+	case q.inputTokens > window:
+		return invalid("context: prompt too long", MsgPromptTooLongFormat, q.inputTokens, window)
+	case q.inputTokens+*q.MaxTokens > window:
+		return invalid("context: input and max_tokens over the window", MsgContextLimitFormat, q.inputTokens, *q.MaxTokens, window)
+	}
+	return nil
 }
 
 // checkAuth applies the credential rules shared by every endpoint: an API

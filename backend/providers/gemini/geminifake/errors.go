@@ -98,8 +98,11 @@ const (
 	msgInvalidArg     = "Request contains an invalid argument."
 	msgEntityNotFound = "Requested entity was not found."
 	msgTooManyTokens  = "The input token count (1048577) exceeds the maximum number of tokens allowed (1048576)."
-	codeAssistService = "cloudcode-pa.googleapis.com"
-	publicService     = "generativelanguage.googleapis.com"
+	// msgTooManyTokensFormat is the same with the prompt's count and the
+	// window.
+	msgTooManyTokensFormat = "The input token count (%d) exceeds the maximum number of tokens allowed (%d)."
+	codeAssistService      = "cloudcode-pa.googleapis.com"
+	publicService          = "generativelanguage.googleapis.com"
 )
 
 func errorInfo(reason, domain string, md map[string]string) detail {

@@ -133,7 +133,7 @@ func (s *Server) listModels(w http.ResponseWriter, r *http.Request) {
 	for _, id := range s.Script.Models(s.defaults()) {
 		d := definition(id)
 		all = append(all, listedModel{Name: "models/" + id, Version: "001", DisplayName: d.display,
-			InputTokenLimit: d.input, OutputTokenLimit: d.output, SupportedGenerationMethods: chatMethods,
+			InputTokenLimit: s.Script.Window(d.input), OutputTokenLimit: d.output, SupportedGenerationMethods: chatMethods,
 			Temperature: 1, TopP: 0.95, TopK: 64, MaxTemperature: 2, Thinking: d.thinking})
 	}
 	for _, o := range otherModels {

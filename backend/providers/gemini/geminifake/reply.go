@@ -65,7 +65,7 @@ func (s *Server) reply(x *exchange, req *request, rp fakescript.Reply) {
 	}
 	n := s.traces.Add(1)
 	trace := fmt.Sprintf("%016x", sha256.Sum256([]byte(fmt.Sprint("trace", n))))[:16]
-	chunks := s.chunks(req, rp, trace, promptTokens(x.rec.Body))
+	chunks := s.chunks(req, rp, trace, x.inputTokens)
 	x.rec.Status = http.StatusOK
 	s.Script.Record(x.rec)
 
@@ -231,8 +231,6 @@ func signature(trace string, i int) string {
 }
 
 func tokens(s string) int { return utf8.RuneCountInString(s)/4 + 1 }
-
-func promptTokens(body json.RawMessage) int { return len(body)/4 + 1 }
 
 // scriptedError is the service's answer for a scripted failure.
 func (s *Server) scriptedError(x *exchange, rp fakescript.Reply) *rejection {

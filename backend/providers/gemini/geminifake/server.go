@@ -16,7 +16,6 @@ const (
 	CodeAssistPath = "/v1internal:streamGenerateContent"
 	APIKeyPrefix   = "/v1beta/models/"
 	streamMethod   = ":streamGenerateContent"
-	maxBody        = 32 << 20
 )
 
 // Server is the fake. Mount it with httptest.NewServer(s).
@@ -87,10 +86,17 @@ type exchange struct {
 	rec        fakescript.Recorded
 	codeAssist bool
 	model      string
+	// inputTokens is the prompt's size as the fake counts it
+	// (fakescript.CountJSON).
+	inputTokens int
 }
 
 func (s *Server) newExchange(w http.ResponseWriter, r *http.Request, codeAssist bool) (*exchange, []byte) {
-	body, _ := io.ReadAll(io.LimitReader(r.Body, maxBody))
+	limit := maxPublicBody
+	if codeAssist {
+		limit = maxCodeAssistBody
+	}
+	body, _ := io.ReadAll(io.LimitReader(r.Body, int64(limit)+1))
 	rec := fakescript.Recorded{Method: r.Method, Path: r.URL.Path, Query: r.URL.RawQuery, Header: r.Header}
 	if json.Valid(body) {
 		rec.Body = append(json.RawMessage(nil), body...)
@@ -111,6 +117,10 @@ func (s *Server) codeAssist(w http.ResponseWriter, r *http.Request) {
 	x, body := s.newExchange(w, r, true)
 	if rj := s.tokenRejection(r); rj != nil {
 		s.reject(x, rj)
+		return
+	}
+	if len(body) > maxCodeAssistBody {
+		s.reject(x, payloadTooLarge(maxCodeAssistBody))
 		return
 	}
 	tree, rj := s.decode(r, body, "envelope")
@@ -175,6 +185,10 @@ func (s *Server) public(w http.ResponseWriter, r *http.Request) {
 		s.reject(x, rj)
 		return
 	}
+	if len(body) > maxPublicBody {
+		s.reject(x, payloadTooLarge(maxPublicBody))
+		return
+	}
 	tree, rj := s.decode(r, body, "request")
 	if rj != nil {
 		s.reject(x, rj)
@@ -236,14 +250,25 @@ func (s *Server) decode(r *http.Request, body []byte, typ string) (any, *rejecti
 // serve validates the content rules and streams the scripted reply.
 func (s *Server) serve(x *exchange, req *request, raw map[string]any) {
 	rawTools, _ := raw["tools"].([]any)
-	if rj := validate(req, rawTools, definition(x.model), x.codeAssist); rj != nil {
+	def := definition(x.model)
+	rj := validate(req, rawTools, def, x.codeAssist)
+	x.inputTokens = fakescript.CountJSON(x.rec.Body)
+	if window := s.Script.Window(def.input); rj == nil && window > 0 && x.inputTokens > window {
+		// docs/providers/gemini.md §Errors: Code Assist's array form has
+		// the legacy errors list, the Gemini API's answer does not.
+		rj = invalid("context: input over the window", msgTooManyTokensFormat, x.inputTokens, window)
+		if !x.codeAssist {
+			rj.err.Errors = nil
+		}
+	}
+	if rj != nil {
 		if x.codeAssist {
 			rj = wrap(rj)
 		}
 		s.reject(x, rj)
 		return
 	}
-	s.reply(x, req, s.Script.Next())
+	s.reply(x, req, s.Script.NextFor(lastUserText(req.Contents)))
 }
 
 func (s *Server) notFound(w http.ResponseWriter, r *http.Request) {

@@ -202,6 +202,11 @@ func validatePart(role, field string, p part) *rejection {
 		return invalid("thought signature encoding",
 			"Invalid value at '%s.thought_signature' (TYPE_BYTES), Base64 decoding failed for %q", field, *sig)
 	}
+	if p.InlineData != nil {
+		if rj := validateInline(p.InlineData); rj != nil {
+			return rj
+		}
+	}
 	if fc := p.FunctionCall; fc != nil {
 		return validateCall(role, field, fc)
 	}

@@ -26,6 +26,7 @@ type inputItem struct {
 // every function_call_output has its function_call and vice versa.
 func checkInput(items []json.RawMessage, chatgpt, stateless bool, p *parsed) *rejection {
 	var calls, outputs []string
+	p.media = &media{}
 	for i, raw := range items {
 		at := fmt.Sprintf("input[%d]", i)
 		var it inputItem
@@ -66,6 +67,9 @@ func checkInput(items []json.RawMessage, chatgpt, stateless bool, p *parsed) *re
 				rej = apiError(http.StatusBadRequest, "function_call_output output must be a string or a list",
 					fmt.Sprintf("Invalid type for '%s.output': expected one of a string or array of input items, but got %s instead.", at, jsonKind(it.Output)),
 					at+".output", "invalid_type")
+			}
+			if rej == nil && it.Output[0] == '[' {
+				rej = checkOutputMedia(it.Output, at, p)
 			}
 			outputs = append(outputs, id)
 		}
@@ -123,13 +127,7 @@ func checkMessage(it inputItem, at string, chatgpt bool, p *parsed) *rejection {
 		}
 		return nil
 	}
-	var parts []struct {
-		Type     string          `json:"type"`
-		Text     json.RawMessage `json:"text"`
-		ImageURL string          `json:"image_url"`
-		FileID   string          `json:"file_id"`
-		FileData string          `json:"file_data"`
-	}
+	var parts []contentPart
 	if json.Unmarshal(it.Content, &parts) != nil || it.Content == nil {
 		return apiError(http.StatusBadRequest, "message content must be a string or a list",
 			fmt.Sprintf("Invalid type for '%s.content': expected one of a string or array of input content items.", at),
@@ -142,29 +140,53 @@ func checkMessage(it inputItem, at string, chatgpt bool, p *parsed) *rejection {
 			return apiError(http.StatusBadRequest, it.Role+" content types are "+strings.Join(allowed, ", "),
 				fmt.Sprintf("Invalid value: '%s'. Supported values are: %s.", part.Type, quoteList(allowed)), pat, "invalid_value")
 		}
-		switch part.Type {
-		case "input_text", "output_text":
-			text, rej := requiredString(part.Text, pat+".text")
-			if rej != nil {
-				return rej
-			}
-			texts = append(texts, text)
-		case "input_image":
-			if part.ImageURL == "" && part.FileID == "" {
-				return apiError(http.StatusBadRequest, "input_image needs image_url or file_id",
-					fmt.Sprintf("Missing required parameter: '%s.image_url'.", pat), pat+".image_url", "missing_required_parameter")
-			}
-		case "input_file":
-			if part.FileData == "" && part.FileID == "" {
-				return apiError(http.StatusBadRequest, "input_file needs file_data or file_id",
-					fmt.Sprintf("Missing required parameter: '%s.file_data'.", pat), pat+".file_data", "missing_required_parameter")
-			}
+		text, rej := part.check(pat, p)
+		if rej != nil {
+			return rej
+		}
+		if text != nil {
+			texts = append(texts, *text)
 		}
 	}
 	if it.Role == "user" && len(texts) > 0 {
 		p.lastUser = strings.Join(texts, "\n")
 	}
 	return nil
+}
+
+// contentPart is one item of a message's content list.
+type contentPart struct {
+	Type     string          `json:"type"`
+	Text     json.RawMessage `json:"text"`
+	ImageURL string          `json:"image_url"`
+	FileID   string          `json:"file_id"`
+	FileData string          `json:"file_data"`
+	FileURL  string          `json:"file_url"`
+}
+
+// check applies the rules of the part's type and returns its text, for a
+// text part.
+func (part contentPart) check(pat string, p *parsed) (*string, *rejection) {
+	switch part.Type {
+	case "input_text", "output_text":
+		text, rej := requiredString(part.Text, pat+".text")
+		return &text, rej
+	case "input_image":
+		if part.ImageURL == "" && part.FileID == "" {
+			return nil, apiError(http.StatusBadRequest, "input_image needs image_url or file_id",
+				fmt.Sprintf("Missing required parameter: '%s.image_url'.", pat), pat+".image_url", "missing_required_parameter")
+		}
+		if part.ImageURL != "" {
+			return nil, p.media.checkImage(part.ImageURL, pat)
+		}
+	case "input_file":
+		if part.FileData == "" && part.FileID == "" && part.FileURL == "" {
+			return nil, apiError(http.StatusBadRequest, "input_file needs file_data or file_id",
+				fmt.Sprintf("Missing required parameter: '%s.file_data'.", pat), pat+".file_data", "missing_required_parameter")
+		}
+		return nil, p.media.checkFile(part.FileData, pat)
+	}
+	return nil, nil
 }
 
 // fernetPrefix starts every real encrypted_content (a Fernet token) and the
@@ -241,4 +263,22 @@ func quoteList(list []string) string {
 		return q[0] + " and " + q[1]
 	}
 	return strings.Join(q[:len(q)-1], ", ") + ", and " + q[len(q)-1]
+}
+
+// checkOutputMedia checks the images and files of a function_call_output's
+// list, which count toward the request's totals like a message's.
+func checkOutputMedia(output json.RawMessage, at string, p *parsed) *rejection {
+	var parts []contentPart
+	if json.Unmarshal(output, &parts) != nil {
+		return nil
+	}
+	for j, part := range parts {
+		if part.Type != "input_image" && part.Type != "input_file" {
+			continue
+		}
+		if _, rej := part.check(fmt.Sprintf("%s.output[%d]", at, j), p); rej != nil {
+			return rej
+		}
+	}
+	return nil
 }

@@ -113,6 +113,7 @@ func (s *Server) codexModels(w http.ResponseWriter, r *http.Request) {
 		if v != "0.0.0" && versionLess(v, c.minVersion) {
 			continue
 		}
+		c.window = s.Script.Window(c.window)
 		models = append(models, c.wire())
 	}
 	if models == nil {

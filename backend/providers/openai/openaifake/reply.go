@@ -16,7 +16,7 @@ import (
 // reply answers a valid request from the script: a scripted HTTP error, or
 // a 200 stream (which may itself fail or be cut).
 func (s *Server) reply(w http.ResponseWriter, r *http.Request, rec fakescript.Recorded, p *parsed, chatgpt bool) {
-	rp := s.Script.Next()
+	rp := s.Script.NextFor(p.lastUser)
 	inStream := rp.Error == "stream_error" || rp.Error == "insufficient_quota" ||
 		rp.Error == "context_too_large" && chatgpt
 	if rp.Error != "" && !inStream {
@@ -28,19 +28,7 @@ func (s *Server) reply(w http.ResponseWriter, r *http.Request, rec fakescript.Re
 	}
 	rec.Status = http.StatusOK
 	s.Script.Record(rec)
-
-	h := w.Header()
-	h.Set("Content-Type", "text/event-stream")
-	h.Set("Cache-Control", "no-cache")
-	h.Set("x-request-id", s.id("req"))
-	if chatgpt {
-		s.codexHeaders(h, 12, 0)
-	}
-	w.WriteHeader(http.StatusOK)
-	sw := &sseWriter{w: w, ctx: r.Context(), cut: rp.DisconnectAfter, delay: time.Duration(rp.DelayMS) * time.Millisecond}
-	st := &streamState{s: s, sw: sw, respID: s.id("resp"), model: p.model, created: s.now().Unix()}
-	st.send("response.created", "in_progress", nil, nil)
-	st.send("response.in_progress", "in_progress", nil, nil)
+	st := s.startStream(w, r, rp, p, chatgpt)
 	if inStream {
 		st.fail(rp.Error)
 		return
@@ -63,10 +51,32 @@ func (s *Server) reply(w http.ResponseWriter, r *http.Request, rec fakescript.Re
 	}
 	st.output = output
 	st.send("response.completed", "completed", map[string]any{
-		"input_tokens": p.size / 4, "input_tokens_details": map[string]any{"cached_tokens": 0},
+		"input_tokens": p.inputTokens, "input_tokens_details": map[string]any{"cached_tokens": 0},
 		"output_tokens": out / 4, "output_tokens_details": map[string]any{"reasoning_tokens": len(rp.Thinking) / 4},
-		"total_tokens": p.size/4 + out/4,
+		"total_tokens": p.inputTokens + out/4,
 	}, nil)
+}
+
+// msgContextLengthExceeded is the API's answer to a prompt over the window
+// (docs/providers/openai.md §Errors).
+const msgContextLengthExceeded = `{"error":{"message":"Your input exceeds the context window of this model. Please adjust your input and try again.","type":"invalid_request_error","param":"input","code":"context_length_exceeded"}}`
+
+// startStream answers 200 with the stream's headers and its first two
+// events.
+func (s *Server) startStream(w http.ResponseWriter, r *http.Request, rp fakescript.Reply, p *parsed, chatgpt bool) *streamState {
+	h := w.Header()
+	h.Set("Content-Type", "text/event-stream")
+	h.Set("Cache-Control", "no-cache")
+	h.Set("x-request-id", s.id("req"))
+	if chatgpt {
+		s.codexHeaders(h, 12, 0)
+	}
+	w.WriteHeader(http.StatusOK)
+	sw := &sseWriter{w: w, ctx: r.Context(), cut: rp.DisconnectAfter, delay: time.Duration(rp.DelayMS) * time.Millisecond}
+	st := &streamState{s: s, sw: sw, respID: s.id("resp"), model: p.model, created: s.now().Unix()}
+	st.send("response.created", "in_progress", nil, nil)
+	st.send("response.in_progress", "in_progress", nil, nil)
+	return st
 }
 
 // codexHeaders sets the rate-limit headers (docs/providers/openai.md §Errors).
@@ -126,7 +136,7 @@ func (s *Server) httpError(h http.Header, rp fakescript.Reply, p *parsed, chatgp
 	case "originator_rejected": // a bare 403 (earendil-works/pi#1828)
 		return http.StatusForbidden, ""
 	case "context_too_large": // API-key mode; the backend fails in the stream
-		return http.StatusBadRequest, `{"error":{"message":"Your input exceeds the context window of this model. Please adjust your input and try again.","type":"invalid_request_error","param":"input","code":"context_length_exceeded"}}`
+		return http.StatusBadRequest, msgContextLengthExceeded
 	case "server":
 		return http.StatusInternalServerError, mustJSON(map[string]any{"error": map[string]any{
 			"message": serverMsg, "type": "server_error", "param": nil, "code": nil}})

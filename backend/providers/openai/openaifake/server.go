@@ -128,7 +128,29 @@ func (s *Server) model(w http.ResponseWriter, r *http.Request, chatgpt bool) {
 		s.reject(w, rec, rej)
 		return
 	}
+	p.inputTokens = fakescript.CountJSON(body)
+	if window := s.Script.Window(entryFor(p.model, 0).window); window > 0 && p.inputTokens > window {
+		s.tooLong(w, r, rec, p, chatgpt)
+		return
+	}
 	s.reply(w, r, rec, p, chatgpt)
+}
+
+// tooLong refuses a prompt over the model's context window (the Script's
+// window when a test set one) as the real service does
+// (docs/providers/openai.md §Errors): the API with a 400
+// context_length_exceeded, the ChatGPT backend with response.failed inside
+// a 200 stream. Either way the request is logged as refused.
+func (s *Server) tooLong(w http.ResponseWriter, r *http.Request, rec fakescript.Recorded, p *parsed, chatgpt bool) {
+	const rule = "context: input over the window"
+	if !chatgpt {
+		s.reject(w, rec, &rejection{status: http.StatusBadRequest, rule: rule, body: msgContextLengthExceeded})
+		return
+	}
+	rec.Status, rec.Rejection = http.StatusOK, rule
+	s.Script.Record(rec)
+	st := s.startStream(w, r, fakescript.Reply{}, p, chatgpt)
+	st.fail("context_too_large")
 }
 
 // checkAuth enforces the bearer (and, on the backend, the account id).

@@ -46,6 +46,11 @@ type parsed struct {
 	model    string
 	lastUser string
 	size     int
+	// media totals the request's images and files (media.go).
+	media *media
+	// inputTokens is the prompt's size as the fake counts it
+	// (fakescript.CountJSON).
+	inputTokens int
 }
 
 // checkBody enforces the body rules of docs/providers/openai.md §Request
@@ -57,7 +62,7 @@ func checkBody(body []byte, chatgpt bool) (*parsed, *rejection) {
 		return nil, apiError(http.StatusBadRequest, "body is not a JSON object",
 			"We could not parse the JSON body of your request. (HINT: This likely means you aren't using your HTTP library correctly. The OpenAI API expects a JSON payload, but what was sent was not valid JSON. If you have trouble figuring out how to fix this, please contact us through our help center at help.openai.com.)", "", "")
 	}
-	p := &parsed{size: len(body)}
+	p := &parsed{}
 	if json.Unmarshal(req["model"], &p.model) != nil || p.model == "" {
 		return nil, apiError(http.StatusBadRequest, "model is required",
 			"Missing required parameter: 'model'.", "model", "missing_required_parameter")
