@@ -1,5 +1,6 @@
 import {act, render, screen, waitFor, within} from '@testing-library/react'
 import {afterEach, describe, expect, it, vi} from 'vitest'
+import type {ProviderModels} from '../api/types'
 import {session} from '../test/fakeBackend'
 import {renderApp, sessionItem} from '../test/render'
 import {useToasts} from '../stores/toasts'
@@ -24,9 +25,9 @@ describe('composer', () => {
   })
 
   it('with no provider signed in, says why instead of sending into a dead end', async () => {
-    const models = [
-      {provider: 'anthropic', displayName: 'Claude', available: false, models: [{id: 'claude-sonnet-4-6', name: 'Claude Sonnet 4.6'}]},
-      {provider: 'openai', displayName: 'ChatGPT', available: false, models: [{id: 'gpt-5.5', name: 'GPT-5.5'}]},
+    const models: ProviderModels[] = [
+      {provider: 'anthropic', displayName: 'Claude', available: false, source: 'builtin', models: [{id: 'claude-sonnet-4-6', name: 'Claude Sonnet 4.6'}]},
+      {provider: 'openai', displayName: 'ChatGPT', available: false, source: 'builtin', models: [{id: 'gpt-5.5', name: 'GPT-5.5'}]},
     ]
     const {backend, user} = await renderApp({sessions: two(), models})
     const blocked = await screen.findByTestId('composer-blocked')
@@ -40,12 +41,12 @@ describe('composer', () => {
   })
 
   it("a chat whose provider signed out offers Accounts and the picker, and no Retry", async () => {
-    const models = [
-      {provider: 'anthropic', displayName: 'Claude', available: false, models: [{id: 'claude-sonnet-4-6', name: 'Claude Sonnet 4.6'}]},
-      {provider: 'gemini', displayName: 'Gemini', available: true, models: [{id: 'gemini-2.5-pro', name: 'Gemini 2.5 Pro'}]},
+    const models: ProviderModels[] = [
+      {provider: 'anthropic', displayName: 'Claude', available: false, source: 'builtin', models: [{id: 'claude-sonnet-4-6', name: 'Claude Sonnet 4.6'}]},
+      {provider: 'gemini', displayName: 'Gemini', available: true, source: 'builtin', models: [{id: 'gemini-2.5-pro', name: 'Gemini 2.5 Pro'}]},
     ]
     const s = {...session('s1', 'Trip', 5), provider: 'anthropic', model: 'claude-sonnet-4-6'}
-    const failed = {id: 'm2', seq: 2, role: 'assistant' as const, status: 'failed', error: 'sign in to Claude', parts: [], createdAt: Date.now(),
+    const failed = {id: 'm2', seq: 2, role: 'assistant' as const, status: 'failed' as const, error: 'sign in to Claude', parts: [], createdAt: Date.now(),
       failure: {kind: 'auth_required', message: 'sign in to Claude'}}
     const {user} = await renderApp({sessions: [s], models, messages: {s1: [{id: 'm1', seq: 1, role: 'user', status: 'complete', parts: [{type: 'text', text: 'Hi'}], createdAt: Date.now()}, failed]}})
     const blocked = await screen.findByTestId('composer-blocked')

@@ -17,7 +17,7 @@ export const NOW = Date.now()
 
 export function session(id: string, title: string, minutesAgo = 0): Session {
   const t = NOW - minutesAgo * 60_000
-  return {id, title, provider: '', model: '', createdAt: t, updatedAt: t}
+  return {id, title, provider: '', model: '', createdAt: t, updatedAt: t, toolsRevision: 0}
 }
 
 export function message(id: string, seq: number, role: Message['role'], text: string): Message {
@@ -46,9 +46,9 @@ export interface FakeOptions {
 }
 
 export const DEFAULT_MODELS: ProviderModels[] = [
-  {provider: 'gemini', displayName: 'Gemini', available: true, models: [{id: 'gemini-2.5-pro', name: 'Gemini 2.5 Pro'}, {id: 'gemini-2.5-flash', name: 'Gemini 2.5 Flash'}]},
-  {provider: 'anthropic', displayName: 'Claude', available: true, models: [{id: 'claude-sonnet-4-5', name: 'Claude Sonnet 4.5'}]},
-  {provider: 'openai', displayName: 'ChatGPT', available: false, models: [{id: 'gpt-5', name: 'GPT-5'}]},
+  {provider: 'gemini', displayName: 'Gemini', available: true, source: 'builtin', models: [{id: 'gemini-2.5-pro', name: 'Gemini 2.5 Pro'}, {id: 'gemini-2.5-flash', name: 'Gemini 2.5 Flash'}]},
+  {provider: 'anthropic', displayName: 'Claude', available: true, source: 'builtin', models: [{id: 'claude-sonnet-4-5', name: 'Claude Sonnet 4.5'}]},
+  {provider: 'openai', displayName: 'ChatGPT', available: false, source: 'builtin', models: [{id: 'gpt-5', name: 'GPT-5'}]},
 ]
 
 type Listener = (...data: unknown[]) => void

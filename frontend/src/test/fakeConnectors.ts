@@ -22,6 +22,9 @@ export function connector(id: string, name: string, patch: Partial<Connector> = 
     toolCount: 3,
     stderrTail: [],
     needsSignIn: false,
+    trustReadOnlyHints: false,
+    newChats: false,
+    version: 0,
     ...patch,
   }
 }

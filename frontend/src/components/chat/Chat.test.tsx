@@ -1,6 +1,6 @@
 import {act, fireEvent, screen, waitFor, within} from '@testing-library/react'
 import {describe, expect, it} from 'vitest'
-import type {Message} from '../../api/types'
+import type {Message, ProviderModels} from '../../api/types'
 import {type FakeBackend, type FakeOptions, NOW, message, session} from '../../test/fakeBackend'
 import {renderApp} from '../../test/render'
 
@@ -210,8 +210,8 @@ describe('tool cards', () => {
         {type: 'tool_call', callId: 'c2', name: 'fs.stat', server: 'fs', arguments: '{}'},
       ]},
       {id: 'm3', seq: 3, role: 'tool', status: 'complete', createdAt: NOW, parts: [
-        {type: 'tool_result', callId: 'c1', name: 'fs.read_file', result: {successful: true, data: '"# Notes"', durationMs: 42}},
-        {type: 'tool_result', callId: 'c2', name: 'fs.stat', successful: false, error: 'the user stopped the turn before this tool call finished'},
+        {type: 'tool_result', callId: 'c1', name: 'fs.read_file', result: {callId: 'c1', name: 'fs.read_file', successful: true, data: '"# Notes"', durationMs: 42}},
+        {type: 'tool_result', callId: 'c2', name: 'fs.stat', result: {callId: 'c2', name: 'fs.stat', successful: false, error: 'the user stopped the turn before this tool call finished'}},
       ]},
       message('m4', 4, 'assistant', 'They say: Notes.'),
     ]
@@ -422,7 +422,7 @@ describe('provider refusals', () => {
 
   it('a model the plan does not serve offers the picker, which marks it', async () => {
     const refused = "The 'gpt-5' model is not supported when using Codex with a ChatGPT account."
-    const models = [
+    const models: ProviderModels[] = [
       {provider: 'openai', displayName: 'ChatGPT', available: true, source: 'service', fetchedAt: Date.now() - 5 * 60_000,
         models: [{id: 'gpt-5.5', name: 'GPT-5.5', contextWindow: 400_000}, {id: 'gpt-5', name: 'GPT-5', unavailable: refused}]},
     ]
@@ -447,7 +447,7 @@ describe('provider refusals', () => {
   })
 
   it("the chat's model, no longer listed, shows why it cannot be used", async () => {
-    const models = [{provider: 'openai', displayName: 'ChatGPT', available: true, source: 'service', models: [{id: 'gpt-5.5', name: 'GPT-5.5'}]}]
+    const models: ProviderModels[] = [{provider: 'openai', displayName: 'ChatGPT', available: true, source: 'service', models: [{id: 'gpt-5.5', name: 'GPT-5.5'}]}]
     const s3 = {...session('s3', 'Old chat', 5), provider: 'openai', model: 'gpt-5-codex'}
     const {user} = await renderApp({sessions: [s3], models})
     await user.click(screen.getByTestId('model-picker'))
