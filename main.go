@@ -42,7 +42,7 @@ func run() error {
 	if err != nil {
 		return err
 	}
-	logger, closeLog := app.OpenLog(dir)
+	logger, logLevel, closeLog := app.OpenLog(dir)
 	defer closeLog()
 	slog.SetDefault(logger)
 
@@ -73,6 +73,8 @@ func run() error {
 		Keychain: kc, Secrets: kc, SignIns: accounts, Models: models, Catalog: models,
 		// The window's size, place and theme background come from the last run.
 		Window: app.LoadWindow(dir, logger),
+		// Settings' rows that act outside the data file.
+		LogLevel: logLevel, APIBases: accounts.SetAPIBases,
 	})
 	opts := &options.App{
 		Title:       "Maestro",

@@ -67,6 +67,11 @@ type Deps struct {
 	Catalog ModelCatalog
 	// Window is the window service (LoadWindow).
 	Window *Window
+	// LogLevel is the log's level (OpenLog), set from Settings; optional.
+	LogLevel *slog.LevelVar
+	// APIBases applies Settings' base URL rows (auth.Manager.SetAPIBases);
+	// optional.
+	APIBases func(map[string]string)
 
 	// Optional tuning, mostly for tests.
 	AgentOptions      []agent.Option
@@ -110,7 +115,7 @@ func New(d Deps) *App {
 		approvals: questions[agent.Decision]{what: "approval request"}, runs: map[string]*runState{}}
 	a.Sessions = &Sessions{core: c, chat: a.Chat, conns: a.Connectors, catalog: d.Catalog}
 	a.Accounts = &Accounts{core: c, signIns: d.SignIns, keychain: d.Keychain, catalog: d.Catalog}
-	a.Settings = &Settings{core: c, keychain: d.Keychain}
+	a.Settings = &Settings{core: c, keychain: d.Keychain, signIns: d.SignIns, catalog: d.Catalog, secrets: d.Secrets}
 	c.build = a.build
 	return a
 }

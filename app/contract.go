@@ -8,6 +8,7 @@ import (
 	"maestro/backend/chat"
 	"maestro/backend/export"
 	"maestro/backend/mcp"
+	"maestro/backend/prefs"
 	"maestro/backend/providers/catalog"
 )
 
@@ -57,6 +58,9 @@ var Unions = []Union{
 	{"ExportFormat", "A format of Sessions.Export.", strs(export.Formats()...)},
 	{"ThemeChoice", "A theme of Settings.SetTheme.", strs(ThemeSystem, ThemeLight, ThemeDark)},
 	{"MenuCommand", "A command of menu:command.", strs(MenuCommands()...)},
+	{"ApprovalPolicy", "How a connector's tool calls are approved (chat.ToolPolicy).",
+		strs(chat.PolicyAsk, chat.PolicyReadOnly, chat.PolicyAll)},
+	{"LogLevel", "How much the log keeps (Settings).", strs(prefs.LogDebug, prefs.LogInfo, prefs.LogWarn, prefs.LogError)},
 }
 
 func strs[S ~string](v ...S) []string {

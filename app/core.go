@@ -31,6 +31,9 @@ type core struct {
 	log              *slog.Logger
 	rt               Runtime
 	events           *sink
+	// logLevel and apiBases take Settings' rows (prefs.go); either may be nil.
+	logLevel *slog.LevelVar
+	apiBases func(map[string]string)
 	// build makes what runs on the opened data file (App.build).
 	build func(root context.Context, st *store.Store) *running
 
@@ -65,6 +68,7 @@ type running struct {
 func newCore(d Deps) *core {
 	c := &core{version: d.Version, dataDir: d.DataDir, log: cmp.Or(d.Logger, slog.Default()), rt: d.Runtime,
 		runErr: fmt.Errorf("maestro is still starting: %w", chat.ErrUnavailable)}
+	c.logLevel, c.apiBases = d.LogLevel, d.APIBases
 	c.events = newSink(d.Runtime.Emit)
 	return c
 }
@@ -86,6 +90,7 @@ func (a *App) build(root context.Context, st *store.Store) *running {
 		sampler: sampling.New(ch.models, st, ch.modelIDs),
 	}
 	ch.catalog.Attach(st, func(provider string) { a.core.events.emit(EventModelsChanged, provider) })
+	a.core.loadPrefs(root, run)
 	cn.start(root, run)
 	return run
 }

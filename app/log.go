@@ -17,16 +17,18 @@ const (
 )
 
 // OpenLog returns a JSON slog logger writing to dir/maestro.log with
-// rotation, and a function that closes the file. If the file cannot be
+// rotation, its level (info until Settings' log level row is read: Deps.
+// LogLevel), and a function that closes the file. If the file cannot be
 // opened, it logs to stderr instead. Callers redact secrets at the source:
 // nothing here inspects values.
-func OpenLog(dir string) (*slog.Logger, func()) {
+func OpenLog(dir string) (*slog.Logger, *slog.LevelVar, func()) {
+	level := new(slog.LevelVar)
 	w, err := newRotatingFile(filepath.Join(dir, logName), logMaxBytes)
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "maestro: logging to stderr:", err)
-		return slog.New(slog.NewTextHandler(os.Stderr, nil)), func() {}
+		return slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: level})), level, func() {}
 	}
-	return slog.New(slog.NewJSONHandler(w, &slog.HandlerOptions{Level: slog.LevelInfo})), func() { _ = w.Close() }
+	return slog.New(slog.NewJSONHandler(w, &slog.HandlerOptions{Level: level})), level, func() { _ = w.Close() }
 }
 
 // rotatingFile is an io.WriteCloser that renames the file to path.1 once it

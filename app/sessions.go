@@ -12,6 +12,7 @@ import (
 	"maestro/backend/agent"
 	"maestro/backend/chat"
 	"maestro/backend/export"
+	"maestro/backend/prefs"
 	"maestro/backend/store"
 )
 
@@ -75,8 +76,9 @@ func (s *Sessions) Create(title string) (SessionDTO, error) {
 	}
 	defer cancel()
 	c := startingModel(ctx, run.store, s.catalog.Providers(ctx))
+	p, _ := prefs.Load(ctx, run.store) // a damaged row reads as its default
 	sess, err := run.store.CreateSession(ctx, chat.Session{Title: title, EnabledConnectors: s.conns.forNewChats(run),
-		Provider: c.Provider, Model: c.Model})
+		Provider: c.Provider, Model: c.Model, SystemPrompt: p.Instructions})
 	if err != nil {
 		return SessionDTO{}, err
 	}
@@ -350,4 +352,43 @@ func messagePage(p store.Page) MessagePageDTO {
 		page.EarlierBefore = p.Messages[0].Seq
 	}
 	return page
+}
+
+// Instructions are a chat's own instructions (its system prompt), copied
+// from Settings' default ones when it was made.
+func (s *Sessions) Instructions(id string) (string, error) {
+	run, ctx, cancel, err := s.core.call()
+	if err != nil {
+		return "", err
+	}
+	defer cancel()
+	sess, err := run.store.Session(ctx, id)
+	if err != nil {
+		return "", err
+	}
+	return sess.SystemPrompt, nil
+}
+
+// SetInstructions sets a chat's instructions, sent with its requests from
+// the next one on; "" sends none.
+func (s *Sessions) SetInstructions(id, text string) (string, error) {
+	text = strings.TrimSpace(text)
+	check := prefs.Defaults()
+	check.Instructions = text
+	if err := check.Validate(); err != nil {
+		return "", err
+	}
+	run, ctx, cancel, err := s.core.call()
+	if err != nil {
+		return "", err
+	}
+	defer cancel()
+	sess, err := run.store.UpdateSession(ctx, id, func(sess *chat.Session) error {
+		sess.SystemPrompt = text
+		return nil
+	})
+	if err != nil {
+		return "", err
+	}
+	return sess.SystemPrompt, nil
 }

@@ -5,6 +5,7 @@ import (
 	"path/filepath"
 
 	"maestro/backend/chat"
+	"maestro/backend/mcp"
 	"maestro/backend/store"
 )
 
@@ -29,6 +30,10 @@ const (
 type Settings struct {
 	core     *core
 	keychain Keychain
+	// signIns, catalog and secrets feed Diagnostics.
+	signIns SignIns
+	catalog ModelCatalog
+	secrets mcp.SecretStore
 }
 
 // Status reports the version, the data location and whether it opened;

@@ -50,6 +50,9 @@ type Agent struct {
 	// threshold is the compaction threshold, a float64's bits: the app
 	// changes it from its settings while runs read it.
 	threshold atomic.Uint64
+	// approvalDefault is the policy of connectors that set none
+	// (a chat.ToolPolicy; SetApprovalDefault).
+	approvalDefault atomic.Value
 }
 
 // Option configures an Agent.
@@ -105,6 +108,26 @@ func (a *Agent) SetCompactThreshold(share float64) error {
 	}
 	a.threshold.Store(math.Float64bits(share))
 	return nil
+}
+
+// SetApprovalDefault sets the policy of the connectors that set none of
+// their own (Settings' approval default, docs/SETTINGS.md), for the calls
+// that follow. A chat's override and a connector's own policy still win,
+// and destructive tools still ask. Safe to call while runs stream.
+func (a *Agent) SetApprovalDefault(p chat.ToolPolicy) error {
+	if !p.Valid() {
+		return chat.E(chat.ErrInvalid, "the approval default is ask, read_only or all, not %.40q", p)
+	}
+	a.approvalDefault.Store(p)
+	return nil
+}
+
+// approvalDefaultPolicy is the policy SetApprovalDefault set, else ask.
+func (a *Agent) approvalDefaultPolicy() chat.ToolPolicy {
+	if p, ok := a.approvalDefault.Load().(chat.ToolPolicy); ok {
+		return p
+	}
+	return chat.PolicyAsk
 }
 
 // CompactThreshold returns the compaction threshold.

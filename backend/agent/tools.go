@@ -83,8 +83,8 @@ type ToolInfo struct {
 }
 
 // policy is the connector's policy in sess: the chat's override, else the
-// connector's.
-func (t ToolInfo) policy(sess chat.Session) chat.ToolPolicy {
+// connector's, else def (the approval default).
+func (t ToolInfo) policy(sess chat.Session, def chat.ToolPolicy) chat.ToolPolicy {
 	if p := sess.ConnectorPolicies[t.Definition.ConnectorID]; p.Valid() && t.Definition.ConnectorID != "" {
 		return p
 	}
@@ -94,7 +94,7 @@ func (t ToolInfo) policy(sess chat.Session) chat.ToolPolicy {
 	case t.TrustReadOnly:
 		return chat.PolicyReadOnly
 	}
-	return chat.PolicyAsk
+	return def
 }
 
 // hints are the server's annotations (its claims): the definition's, or,

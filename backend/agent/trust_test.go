@@ -54,6 +54,7 @@ func TestPolicyPerAnnotation(t *testing.T) {
 	hints := map[string]*chat.ToolHints{"ro": hintReadOnly, "add": hintAdditive, "del": hintDestructive, "none": hintNone}
 	for _, tc := range []struct {
 		policy   chat.ToolPolicy
+		def      chat.ToolPolicy // Settings' approval default ("": none set)
 		override chat.ToolPolicy // the chat's, for connector conn-c
 		grant    bool            // "always allow in this chat" given earlier
 		asks     string          // the tools asked about, of ro add del none
@@ -61,13 +62,17 @@ func TestPolicyPerAnnotation(t *testing.T) {
 	}{
 		{policy: chat.PolicyAsk, asks: "ro add del none"},
 		{policy: "", asks: "ro add del none"}, // no policy: ask
+		{policy: "", def: chat.PolicyReadOnly, asks: "add del none", how: chat.HowReadOnly},
+		{policy: "", def: chat.PolicyAll, asks: "del none", how: chat.HowConnectorAll},
+		{policy: chat.PolicyAsk, def: chat.PolicyAll, asks: "ro add del none"}, // the connector's own wins
+		{policy: "", def: chat.PolicyAll, override: chat.PolicyAsk, asks: "ro add del none"},
 		{policy: chat.PolicyReadOnly, asks: "add del none", how: chat.HowReadOnly},
 		{policy: chat.PolicyAll, asks: "del none", how: chat.HowConnectorAll},
 		{policy: chat.PolicyAsk, override: chat.PolicyAll, asks: "del none", how: chat.HowConnectorAll},
 		{policy: chat.PolicyAll, override: chat.PolicyAsk, asks: "ro add del none"},
 		{policy: chat.PolicyAll, grant: true, asks: "", how: chat.HowAlwaysThisChat},
 	} {
-		name := string(tc.policy) + "+" + string(tc.override)
+		name := string(tc.policy) + "+" + string(tc.def) + "+" + string(tc.override)
 		if tc.grant {
 			name += "+grant"
 		}
@@ -75,6 +80,11 @@ func TestPolicyPerAnnotation(t *testing.T) {
 			t.Parallel()
 			audit := &recAudit{}
 			h := newHarness(t, chat.ProviderAnthropic, agent.WithAuditLog(audit))
+			if tc.def != "" {
+				if err := h.agent.SetApprovalDefault(tc.def); err != nil {
+					t.Fatal(err)
+				}
+			}
 			var replies []fakescript.ToolCall
 			for _, k := range []string{"ro", "add", "del", "none"} {
 				h.tools.set("c."+k, fakeTool{hints: hints[k], policy: tc.policy})
@@ -129,6 +139,14 @@ func TestPolicyPerAnnotation(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+func TestSetApprovalDefaultRefuses(t *testing.T) {
+	t.Parallel()
+	h := newHarness(t, chat.ProviderAnthropic)
+	if err := h.agent.SetApprovalDefault("never"); err == nil || !strings.Contains(err.Error(), `not "never"`) {
+		t.Errorf("SetApprovalDefault(never) = %v; want a refusal naming it", err)
 	}
 }
 

@@ -12,6 +12,7 @@ import {
   type ExportFormat,
   type LoginEventDTO,
   type MenuCommand,
+  type PrefsDTO,
   type ProviderId,
   type Services,
   type ThemeChoice,
@@ -145,6 +146,21 @@ export const settingsApi = {
   /** Go answers one of ThemeChoiceValues, "system" for anything else it finds stored. */
   theme: () => call(() => go().Settings.Theme()),
   setTheme: (theme: ThemeChoice) => call(() => go().Settings.SetTheme(theme)),
+  /** The rows of backend/prefs (docs/SETTINGS.md). */
+  prefs: () => call(() => go().Settings.Prefs()),
+  /**
+   * Saves the rows in patch over the stored ones (read first, so a row
+   * changed elsewhere meanwhile, the theme by the menu, is not put back).
+   */
+  savePrefs: async (patch: Partial<PrefsDTO>) => {
+    const cur = await call(() => go().Settings.Prefs())
+    return call(() => go().Settings.SavePrefs({...cur, ...patch}))
+  },
+  /** The bug-report text, secrets removed by Go. */
+  diagnostics: () => call(() => go().Settings.Diagnostics()),
+  /** A chat's own instructions (its system prompt). */
+  instructions: (sessionId: string) => call(() => go().Sessions.Instructions(sessionId)),
+  setInstructions: (sessionId: string, text: string) => call(() => go().Sessions.SetInstructions(sessionId, text)),
 }
 
 /** Subscribes to the menu's commands; returns the unsubscribe function. */

@@ -74,6 +74,14 @@ export type ThemeChoice = (typeof ThemeChoiceValues)[number]
 export const MenuCommandValues = ['new-chat', 'search', 'settings', 'about'] as const
 export type MenuCommand = (typeof MenuCommandValues)[number]
 
+/** How a connector's tool calls are approved (chat.ToolPolicy). */
+export const ApprovalPolicyValues = ['ask', 'read_only', 'all'] as const
+export type ApprovalPolicy = (typeof ApprovalPolicyValues)[number]
+
+/** How much the log keeps (Settings). */
+export const LogLevelValues = ['debug', 'info', 'warn', 'error'] as const
+export type LogLevel = (typeof LogLevelValues)[number]
+
 /**
  * AccountDTO is a provider's credentials as the Accounts page shows them. It
  * never carries a secret.
@@ -504,6 +512,29 @@ export interface PartDTO {
   mimeType?: string
 }
 
+/** PrefsDTO is the Settings page's rows (backend/prefs, docs/SETTINGS.md). */
+export interface PrefsDTO {
+  theme: ThemeChoice
+  defaultModel: ModelChoiceDTO
+  /** Instructions are copied into each new chat's instructions. */
+  instructions: string
+  /** Approval is the policy of connectors that set none. */
+  approval: ApprovalPolicy
+  /**
+   * CompactPercent is the share of the context window past which a
+   * conversation is compacted.
+   */
+  compactPercent: number
+  logLevel: LogLevel
+  /** BaseURLs are API hosts for API keys, by provider id. */
+  baseUrls: Record<string, string>
+  /**
+   * BaseURLsFromEnv names the providers whose host an environment
+   * variable sets (it wins over the row).
+   */
+  baseUrlsFromEnv: string[]
+}
+
 /** ProviderModelsDTO is one provider in the model picker. */
 export interface ProviderModelsDTO {
   provider: ProviderId
@@ -774,6 +805,11 @@ export interface SessionsService {
    * the path, or "" when the user cancelled.
    */
   ExportToFile(sessionID: string, format: ExportFormat): Promise<string>
+  /**
+   * Instructions are a chat's own instructions (its system prompt), copied
+   * from Settings' default ones when it was made.
+   */
+  Instructions(id: string): Promise<string>
   /** List returns every session, most recently active first. */
   List(): Promise<SessionDTO[]>
   /**
@@ -799,6 +835,11 @@ export interface SessionsService {
    * most 50.
    */
   Search(query: string): Promise<SearchHitDTO[]>
+  /**
+   * SetInstructions sets a chat's instructions, sent with its requests from
+   * the next one on; "" sends none.
+   */
+  SetInstructions(id: string, text: string): Promise<string>
 }
 
 /**
@@ -1035,8 +1076,23 @@ export interface SettingsService {
    * choice means new chats start on the model last used.
    */
   DefaultModel(): Promise<ModelChoiceDTO>
+  /**
+   * Diagnostics is the bug-report text (backend/diagnostics): versions,
+   * data folder, keychain, providers, connectors with their protocol and
+   * the log tail, with the stored API keys and connector secrets, and
+   * anything shaped like a credential, removed.
+   */
+  Diagnostics(): Promise<string>
   /** KeychainStatus probes the OS keychain. */
   KeychainStatus(): Promise<KeychainDTO>
+  /** Prefs reads the Settings rows; a damaged row reads as its default. */
+  Prefs(): Promise<PrefsDTO>
+  /**
+   * SavePrefs validates the rows as a whole, writes those that changed and
+   * applies them at once (log level, approval default, compaction
+   * threshold, base URLs). A refused set changes nothing.
+   */
+  SavePrefs(in_: PrefsDTO): Promise<PrefsDTO>
   /**
    * SetDefaultModel sets the model new chats start on; an empty provider
    * means the model last used.

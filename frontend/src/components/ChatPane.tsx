@@ -1,5 +1,6 @@
 import {useEffect} from 'react'
 import {ExportMenu} from './ExportMenu'
+import {InstructionsButton} from './InstructionsButton'
 import {KeyRound, MessageSquareText, Sparkles} from 'lucide-react'
 import type {AppError} from '../api/errors'
 import {awaitsProvider, visibleMessages} from '../lib/messages'
@@ -118,6 +119,7 @@ export function ChatPane() {
           {session?.title || 'New chat'}
         </h1>
         <ToolsButton sessionId={activeId} />
+        <InstructionsButton sessionId={activeId} />
         <ExportMenu sessionId={activeId} />
         <ModelPicker sessionId={activeId} provider={session?.provider ?? ''} model={session?.model ?? ''} />
       </header>

@@ -2,6 +2,7 @@
 // bindings look for it: window.go.app.<service> and window.runtime.
 
 import {vi} from 'vitest'
+import type {PrefsDTO} from '../api/contract.gen'
 import type {Account, KeychainStatus, LoginEvent, Message, ProviderId, ProviderModels, Session, Status} from '../api/types'
 import {resetAccountsModule, useAccounts} from '../stores/accounts'
 import {resetAppInit, useAppStore} from '../stores/app'
@@ -68,6 +69,18 @@ export function installFakeBackend(opts: FakeOptions = {}) {
     activeRuns: {...(opts.activeRuns ?? {})} as Record<string, string>,
     branches: structuredClone(opts.branches ?? {}) as Record<string, Record<number, Message[]>>,
     theme: 'system',
+    prefs: {
+      theme: 'system',
+      defaultModel: {provider: '', model: ''},
+      instructions: '',
+      approval: 'ask',
+      compactPercent: 80,
+      logLevel: 'info',
+      baseUrls: {},
+      baseUrlsFromEnv: [],
+    } as PrefsDTO,
+    /** sessionId → its instructions. */
+    instructions: {} as Record<string, string>,
   }
   const listeners = new Map<string, Set<Listener>>()
   let nextId = 1
@@ -81,10 +94,13 @@ export function installFakeBackend(opts: FakeOptions = {}) {
 
   // app.Sessions
   const Sessions = {
+    Instructions: vi.fn(async (id: string) => state.instructions[id] ?? ''),
+    SetInstructions: vi.fn(async (id: string, text: string) => (state.instructions[id] = text.trim())),
     List: vi.fn(async () => [...state.sessions].sort((a, b) => b.updatedAt - a.updatedAt)),
     Create: vi.fn(async (title: string) => {
       const s = {...session(`new-${nextId++}`, title.trim() || 'New chat'), updatedAt: Date.now() + nextId}
       state.sessions.push(s)
+      state.instructions[s.id] = state.prefs.instructions
       return s
     }),
     Rename: vi.fn(async (id: string, title: string) => {
@@ -256,6 +272,14 @@ export function installFakeBackend(opts: FakeOptions = {}) {
       return theme
     }),
     SetDefaultModel: vi.fn(async (provider: string, model: string) => ({provider, model})),
+    Prefs: vi.fn(async (): Promise<PrefsDTO> => ({...state.prefs, theme: state.theme as PrefsDTO['theme']})),
+    SavePrefs: vi.fn(async (p: PrefsDTO): Promise<PrefsDTO> => {
+      if (p.compactPercent < 30 || p.compactPercent > 95)
+        return Promise.reject({kind: 'invalid', message: `compact at 30% to 95% of the context window, not ${p.compactPercent}%`})
+      state.prefs = {...p, instructions: p.instructions.trim()}
+      return {...state.prefs}
+    }),
+    Diagnostics: vi.fn(async () => 'Maestro diagnostics\n\nMaestro:   0.1.0-test\nKeychain:  The system keychain is available.'),
   }
 
   // app.Connectors

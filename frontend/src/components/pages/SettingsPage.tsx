@@ -1,13 +1,37 @@
 import {useEffect, useState, type ReactNode} from 'react'
 import {Monitor, Moon, Sun} from 'lucide-react'
-import {chatApi} from '../../api/client'
-import type {ThemeChoice} from '../../api/contract.gen'
+import {chatApi, settingsApi} from '../../api/client'
+import type {PrefsDTO, ThemeChoice} from '../../api/contract.gen'
 import {useAppStore} from '../../stores/app'
 import {useModels} from '../../stores/models'
 import {useTheme} from '../../stores/theme'
 import {toastError} from '../../stores/toasts'
 import {CodeField} from '../CopyButton'
+import {DiagnosticsSection} from './DiagnosticsSection'
 import {Page} from './Page'
+import {ApprovalDefaultValue, BaseURLsValue, CompactValue, InstructionsValue, LogLevelValue} from './SettingsPrefs'
+
+/** The API hosts Settings can point elsewhere (a proxy), with their defaults. */
+const BASE_URL_PROVIDERS = [
+  {id: 'openai', name: 'OpenAI', placeholder: 'https://api.openai.com'},
+  {id: 'anthropic', name: 'Claude', placeholder: 'https://api.anthropic.com'},
+  {id: 'gemini', name: 'Gemini', placeholder: 'https://generativelanguage.googleapis.com'},
+]
+
+/** The rows of backend/prefs: read once, each saved on its own. */
+function usePrefs() {
+  const [prefs, setPrefs] = useState<PrefsDTO | null>(null)
+  useEffect(() => {
+    settingsApi
+      .prefs()
+      .then(setPrefs)
+      .catch((err) => toastError(err, "Couldn't read the settings"))
+  }, [])
+  async function save(patch: Partial<PrefsDTO>) {
+    setPrefs(await settingsApi.savePrefs(patch))
+  }
+  return {prefs, save}
+}
 
 function Row({label, hint, children}: {label: string; hint?: string; children: ReactNode}) {
   return (
@@ -127,6 +151,7 @@ function ThemeValue() {
 export function SettingsPage() {
   const status = useAppStore((s) => s.status)
   const loadKeychain = useAppStore((s) => s.loadKeychain)
+  const {prefs, save} = usePrefs()
 
   useEffect(() => {
     void loadKeychain()
@@ -170,8 +195,49 @@ export function SettingsPage() {
           <Row label="Model for new chats" hint="A provider you are signed out of is skipped.">
             <DefaultModelValue />
           </Row>
+          {prefs && (
+            <>
+              <Row label="Instructions for new chats" hint="Each chat can change its own from its header.">
+                <InstructionsValue value={prefs.instructions} onSave={(instructions) => save({instructions})} />
+              </Row>
+              <Row label="Compact long chats" hint="The oldest part is summarised for the model; the chat keeps it all.">
+                <CompactValue value={prefs.compactPercent} onSave={(compactPercent) => save({compactPercent})} />
+              </Row>
+            </>
+          )}
         </div>
       </section>
+      {prefs && (
+        <section className="settings-section" aria-labelledby="settings-tools">
+          <h2 id="settings-tools" className="section-title">
+            Tools
+          </h2>
+          <div className="card settings-card">
+            <Row label="Approve tool calls" hint="For connectors without their own choice. Tools that may destroy always ask.">
+              <ApprovalDefaultValue value={prefs.approval} onSave={(approval) => save({approval})} />
+            </Row>
+          </div>
+        </section>
+      )}
+      {prefs && (
+        <section className="settings-section" aria-labelledby="settings-advanced">
+          <h2 id="settings-advanced" className="section-title">
+            Advanced
+          </h2>
+          <div className="card settings-card">
+            <Row label="Provider base URLs" hint="A proxy in front of a provider's API. Empty: the provider's own host.">
+              <BaseURLsValue
+                providers={BASE_URL_PROVIDERS.filter((p) => !prefs.baseUrlsFromEnv.includes(p.id))}
+                value={prefs.baseUrls}
+                onSave={(baseUrls) => save({baseUrls})}
+              />
+            </Row>
+            <Row label="Log level" hint="Debug keeps the most; the log never holds keys or tokens.">
+              <LogLevelValue value={prefs.logLevel} onSave={(logLevel) => save({logLevel})} />
+            </Row>
+          </div>
+        </section>
+      )}
       <section className="settings-section" aria-labelledby="settings-keychain">
         <h2 id="settings-keychain" className="section-title">
           Keychain
@@ -180,6 +246,14 @@ export function SettingsPage() {
           <Row label="System keychain" hint="Stores provider sign-ins and API keys.">
             <KeychainValue />
           </Row>
+        </div>
+      </section>
+      <section className="settings-section" aria-labelledby="settings-diagnostics">
+        <h2 id="settings-diagnostics" className="section-title">
+          Diagnostics
+        </h2>
+        <div className="card settings-card">
+          <DiagnosticsSection load={settingsApi.diagnostics} />
         </div>
       </section>
     </Page>
