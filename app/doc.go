@@ -5,8 +5,8 @@
 //
 // New builds every service at once from Deps; Services are bound side by
 // side, one per area of the UI, so the frontend calls
-// window.go.app.<Service>.<Method> through the generated bindings
-// (frontend/wailsjs/go/app):
+// window.go.app.<Service>.<Method>, typed by the generated contract
+// (frontend/src/api/contract.gen.ts, written by cmd/maestro-contract):
 //
 //   - Sessions: the sidebar's list, opening a session a page at a time,
 //     search and export (sessions.go).

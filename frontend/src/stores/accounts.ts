@@ -204,9 +204,11 @@ export const useAccounts = create<AccountsState>()((set, get) => {
       const mine = !!cur && (cur.loginId === '' || cur.loginId === ev.loginId) && !ended.has(ev.loginId)
       switch (ev.status) {
         case 'waiting':
-        case 'exchanging':
-          if (mine) set((s) => ({logins: {...s.logins, [p]: {...cur, loginId: ev.loginId, status: ev.status as PendingLogin['status']}}}))
+        case 'exchanging': {
+          const status = ev.status
+          if (mine) set((s) => ({logins: {...s.logins, [p]: {...cur, loginId: ev.loginId, status}}}))
           return
+        }
         case 'signed_in':
           markEnded(ev.loginId)
           set((s) => ({

@@ -51,7 +51,7 @@ describe('chat store: edit and resend', () => {
 
   it('does nothing with blank text, while sending, or while a reply runs', async () => {
     const backend = await opened({activeRuns: {s1: 'run-9'}})
-    await useRuns.getState().restore('s1')
+    await useRuns.getState().restore('s1', () => st().messages)
     expect(await st().editAndResend('s1', 3, 'x')).toBe(false)
     useRuns.setState({active: {}})
     expect(await st().editAndResend('s1', 3, '  ')).toBe(false)

@@ -4,8 +4,8 @@ import {toAppError} from '../api/errors'
 import type {Message} from '../api/types'
 import {canSend, type Drafts, getDraft, removeDraft, setDraft} from '../lib/drafts'
 import {afterEdit, endsMidTurn, prependPage, removeMessage, upsertMessage} from '../lib/messages'
+import {sessionSeen} from './bus'
 import {useRuns} from './runs'
-import {useSessions} from './sessions'
 import {toastError} from './toasts'
 
 export type LoadState = 'idle' | 'loading' | 'ready' | 'error'
@@ -99,8 +99,8 @@ export const useChat = create<ChatState>()((set, get) => ({
       let messages = [...view.messages].sort((a, b) => a.seq - b.seq)
       for (const m of arrived) messages = place(messages, m)
       set({messages, load: 'ready', earlierBefore: view.earlierBefore ?? 0, focusSeq: at ?? 0})
-      if (view.session?.id) useSessions.getState().put(view.session)
-      await useRuns.getState().restore(sessionId)
+      if (view.session?.id) sessionSeen.publish(view.session)
+      await useRuns.getState().restore(sessionId, () => (get().sessionId === sessionId ? get().messages : null))
       if (get().sessionId === sessionId && !useRuns.getState().active[sessionId] && endsMidTurn(get().messages)) set({midTurn: true})
     } catch (err) {
       if (get().sessionId !== sessionId) return
@@ -200,7 +200,7 @@ export const useChat = create<ChatState>()((set, get) => ({
         const messages = [...view.messages].sort((a, b) => a.seq - b.seq)
         set({messages, midTurn: endsMidTurn(messages), earlierBefore: view.earlierBefore ?? 0, loadingEarlier: false, earlierFailed: false})
       }
-      if (view.session?.id) useSessions.getState().put(view.session)
+      if (view.session?.id) sessionSeen.publish(view.session)
       // A failed turn of the branch left behind is not this branch's.
       useRuns.getState().forgetFailure(sessionId)
     } catch (err) {

@@ -1,9 +1,12 @@
 import {describe, expect, it} from 'vitest'
 import type {Message} from '../api/types'
-import {beginRun, emptyRuns, pruneRuns, reduceRunEvent, restoreRun, type RunsData} from './runReducer'
+import {beginRun, emptyRuns, pruneRuns, reduceRunEvent, restoreRun, type RunEvent, type RunsData} from './runReducer'
+
+/** An event from a name and a payload that may leave out what the case does not read. */
+const ev = (name: string, payload: unknown) => ({name, payload}) as RunEvent
 
 function play(events: [string, unknown][], start: RunsData = emptyRuns, now = 1000): RunsData {
-  return events.reduce((s, [name, payload], i) => reduceRunEvent(s, name, payload, now + i * 1000), start)
+  return events.reduce((s, [name, payload], i) => reduceRunEvent(s, ev(name, payload), now + i * 1000), start)
 }
 
 const started: [string, unknown] = ['run:started', {runId: 'r1', sessionId: 's1'}]
@@ -41,7 +44,7 @@ describe('run reducer', () => {
     ])
     expect(s.runs.r1).toMatchObject({text: '', reasoning: '', calls: [], retrying: {attempt: 2, delayMs: 2000, reason: 'overloaded'}})
     expect(s.tools.c1).toBeUndefined()
-    const next = reduceRunEvent(s, 'chat:delta', {runId: 'r1', kind: 'text', text: 'fresh'})
+    const next = reduceRunEvent(s, ev('chat:delta', {runId: 'r1', kind: 'text', text: 'fresh'}))
     expect(next.runs.r1.text).toBe('fresh')
     expect(next.runs.r1.retrying).toBeUndefined()
   })
@@ -54,19 +57,19 @@ describe('run reducer', () => {
       ['tool:args', {runId: 'r1', callId: 'c1', fragment: '"Lisbon"}'}],
     ])
     expect(s.tools.c1).toMatchObject({status: 'preparing', args: '{"city":"Lisbon"}', server: 'travel'})
-    s = reduceRunEvent(s, 'approval:needed', {runId: 'r1', requestId: 'q1', callId: 'c1', name: 'travel.search', server: 'travel', arguments: '{"city":"Lisbon"}'})
+    s = reduceRunEvent(s, ev('approval:needed', {runId: 'r1', requestId: 'q1', callId: 'c1', name: 'travel.search', server: 'travel', arguments: '{"city":"Lisbon"}'}))
     expect(s.tools.c1.status).toBe('pending')
     expect(s.requests).toEqual([
       {kind: 'approval', requestId: 'q1', runId: 'r1', sessionId: 's1', callId: 'c1', name: 'travel.search', server: 'travel', arguments: '{"city":"Lisbon"}'},
     ])
-    s = reduceRunEvent(s, 'tool:running', {runId: 'r1', callId: 'c1', arguments: '{"city":"Lisbon"}'}, 5000)
+    s = reduceRunEvent(s, ev('tool:running', {runId: 'r1', callId: 'c1', arguments: '{"city":"Lisbon"}'}), 5000)
     expect(s.tools.c1).toMatchObject({status: 'running', startedAt: 5000})
     expect(s.requests).toEqual([])
-    s = reduceRunEvent(s, 'tool:progress', {runId: 'r1', callId: 'c1', progress: 2, total: 4, message: 'Searching'})
-    s = reduceRunEvent(s, 'tool:log', {runId: 'r1', callId: 'c1', level: 'info', message: 'connected'})
+    s = reduceRunEvent(s, ev('tool:progress', {runId: 'r1', callId: 'c1', progress: 2, total: 4, message: 'Searching'}))
+    s = reduceRunEvent(s, ev('tool:log', {runId: 'r1', callId: 'c1', level: 'info', message: 'connected'}))
     expect(s.tools.c1.progress).toEqual({progress: 2, total: 4, message: 'Searching'})
     expect(s.tools.c1.logs).toEqual([{level: 'info', text: 'connected'}])
-    s = reduceRunEvent(s, 'tool:finished', {runId: 'r1', callId: 'c1', result: {successful: false, error: 'the user denied this tool call'}, durationMs: 12})
+    s = reduceRunEvent(s, ev('tool:finished', {runId: 'r1', callId: 'c1', result: {successful: false, error: 'the user denied this tool call'}, durationMs: 12}))
     expect(s.tools.c1).toMatchObject({status: 'denied', durationMs: 12})
   })
 
@@ -128,8 +131,8 @@ describe('run reducer', () => {
   })
 
   it('ignores events of unknown runs and junk payloads', () => {
-    expect(reduceRunEvent(emptyRuns, 'chat:delta', {runId: 'nope', kind: 'text', text: 'x'})).toBe(emptyRuns)
-    expect(reduceRunEvent(emptyRuns, 'tool:progress', {runId: 'nope', callId: 'c'})).toBe(emptyRuns)
-    expect(reduceRunEvent(emptyRuns, 'run:started', null)).toBe(emptyRuns)
+    expect(reduceRunEvent(emptyRuns, ev('chat:delta', {runId: 'nope', kind: 'text', text: 'x'}))).toBe(emptyRuns)
+    expect(reduceRunEvent(emptyRuns, ev('tool:progress', {runId: 'nope', callId: 'c'}))).toBe(emptyRuns)
+    expect(reduceRunEvent(emptyRuns, ev('run:started', null))).toBe(emptyRuns)
   })
 })

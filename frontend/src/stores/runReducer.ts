@@ -1,17 +1,8 @@
 // The run lifecycle as a pure reducer: chat events in, the state the chat
 // pane draws out. stores/runs.ts holds it and feeds it the events.
 
-import type {
-  ApprovalEvent,
-  DeltaEvent,
-  Message,
-  MessageSavedEvent,
-  RetryingEvent,
-  RunFinishedEvent,
-  RunStartedEvent,
-  RunStepEvent,
-  ToolEvent,
-} from '../api/types'
+import type {ChatEvent} from '../api/client'
+import type {ApprovalEvent, Message, MessageSavedEvent, RunFinishedEvent, ToolEvent} from '../api/types'
 import {isToolActive, splitToolName, statusOfResult} from '../lib/toolCards'
 import type {ApprovalRequest, PendingRequest, RunDraft, RunsData, ToolLive} from './runTypes'
 
@@ -139,23 +130,26 @@ function finished(s: RunsData, e: RunFinishedEvent): RunsData {
   }
 }
 
+/** A chat event of a run: every chat event but models:changed. */
+export type RunEvent = Exclude<ChatEvent, {name: 'models:changed'}>
+
 /** Applies one chat event. Unknown runs are ignored except where the event names the session. */
-export function reduceRunEvent(s: RunsData, name: string, payload: unknown, now: number = Date.now()): RunsData {
-  if (!payload || typeof payload !== 'object') return s
-  switch (name) {
+export function reduceRunEvent(s: RunsData, ev: RunEvent, now: number = Date.now()): RunsData {
+  if (!ev.payload || typeof ev.payload !== 'object') return s
+  switch (ev.name) {
     case 'run:started': {
-      const e = payload as RunStartedEvent
+      const e = ev.payload
       return beginRun(s, e.sessionId, e.runId)
     }
     case 'run:step': {
-      const e = payload as RunStepEvent
+      const e = ev.payload
       const next = s.runs[e.runId] ? s : beginRun(s, e.sessionId, e.runId)
       return patchRun(next, e.runId, () => ({
         step: e.step, provider: e.provider, model: e.model, toolsRevision: e.toolsRevision, retrying: undefined,
       }))
     }
     case 'chat:delta': {
-      const e = payload as DeltaEvent
+      const e = ev.payload
       if (!e.text) return s
       return patchRun(s, e.runId, (r) =>
         e.kind === 'reasoning'
@@ -164,7 +158,7 @@ export function reduceRunEvent(s: RunsData, name: string, payload: unknown, now:
       )
     }
     case 'run:retrying': {
-      const e = payload as RetryingEvent
+      const e = ev.payload
       const run = s.runs[e.runId]
       if (!run) return s
       // The abandoned attempt's calls never ran: only complete steps run tools.
@@ -178,16 +172,16 @@ export function reduceRunEvent(s: RunsData, name: string, payload: unknown, now:
       }))
     }
     case 'tool:started': {
-      const e = payload as ToolEvent
+      const e = ev.payload
       const next = ensureTool(s, e)
       return patchRun(next, e.runId, (r) => endReasoning(r, now))
     }
     case 'tool:args': {
-      const e = payload as ToolEvent
+      const e = ev.payload
       return patchTool(ensureTool(s, e), e.callId, (t) => ({args: t.args + (e.fragment ?? '')}))
     }
     case 'approval:needed': {
-      const e = payload as ApprovalEvent
+      const e = ev.payload
       const next = patchTool(ensureTool(s, e), e.callId, (t) => ({status: 'pending', args: e.arguments || t.args}))
       if (next.requests.some((r) => r.requestId === e.requestId)) return next
       const sessionId = s.runs[e.runId]?.sessionId ?? ''
@@ -195,25 +189,25 @@ export function reduceRunEvent(s: RunsData, name: string, payload: unknown, now:
       return {...next, requests: [...next.requests, req]}
     }
     case 'tool:running': {
-      const e = payload as ToolEvent
+      const e = ev.payload
       const next = patchTool(ensureTool(s, e), e.callId, (t) => ({
         status: 'running', args: e.arguments || t.args, startedAt: now,
       }))
       return dropRequests(next, (r) => r.callId !== e.callId)
     }
     case 'tool:progress': {
-      const e = payload as ToolEvent
+      const e = ev.payload
       return patchTool(s, e.callId, () => ({
         progress: {progress: e.progress ?? 0, total: e.total || undefined, message: e.message || undefined},
       }))
     }
     case 'tool:log': {
-      const e = payload as ToolEvent
+      const e = ev.payload
       const text = e.text ?? e.message ?? ''
       return patchTool(s, e.callId, (t) => ({logs: [...t.logs, {level: e.level || 'info', text}].slice(-MAX_LOG_LINES)}))
     }
     case 'tool:finished': {
-      const e = payload as ToolEvent
+      const e = ev.payload
       if (!e.result) return s
       const result = e.result
       const next = patchTool(ensureTool(s, e), e.callId, () => ({
@@ -222,9 +216,9 @@ export function reduceRunEvent(s: RunsData, name: string, payload: unknown, now:
       return dropRequests(next, (r) => r.callId !== e.callId)
     }
     case 'message:saved':
-      return saved(s, payload as MessageSavedEvent)
+      return saved(s, ev.payload)
     case 'run:finished':
-      return finished(s, payload as RunFinishedEvent)
+      return finished(s, ev.payload)
     default:
       return s
   }

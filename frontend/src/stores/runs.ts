@@ -1,9 +1,7 @@
 import {create} from 'zustand'
-import {chatApi, onChatEvents} from '../api/client'
+import {chatApi} from '../api/client'
 import type {AppError} from '../api/errors'
-import type {ApprovalDecision, MessageSavedEvent} from '../api/types'
-import {useChat} from './chat'
-import {useModels} from './models'
+import type {ApprovalDecision, Message} from '../api/types'
 import {
   beginRun,
   emptyRuns,
@@ -11,6 +9,7 @@ import {
   pruneRuns,
   reduceRunEvent,
   restoreRun,
+  type RunEvent,
   type RunsData,
 } from './runReducer'
 import {toastError} from './toasts'
@@ -18,10 +17,14 @@ import {toastError} from './toasts'
 interface RunsState extends RunsData {
   /** sessionId → why SendMessage was refused (auth_required: sign in first). */
   notices: Record<string, AppError>
-  handle: (name: string, payload: unknown) => void
+  handle: (ev: RunEvent) => void
   begin: (sessionId: string, runId: string) => void
-  /** Asks Go whether sessionId has a running reply and shows it if so. */
-  restore: (sessionId: string) => Promise<void>
+  /**
+   * Asks Go whether sessionId has a running reply and shows it if so;
+   * shown gives the session's messages while it is still the one shown,
+   * else null.
+   */
+  restore: (sessionId: string, shown: () => readonly Message[] | null) => Promise<void>
   prune: (keepSessionId: string | null) => void
   stop: (sessionId: string) => Promise<void>
   retry: (sessionId: string) => Promise<void>
@@ -36,29 +39,20 @@ export const useRuns = create<RunsState>()((set, get) => ({
   ...emptyRuns,
   notices: {},
 
-  handle: (name, payload) => {
-    if (name === 'models:changed') {
-      void useModels.getState().load()
-      return
-    }
-    set((s) => reduceRunEvent(s, name, payload))
-    if (name === 'message:saved') {
-      const e = payload as MessageSavedEvent
-      if (e?.message) useChat.getState().receive(e.sessionId, e.message)
-    }
-  },
+  handle: (ev) => set((s) => reduceRunEvent(s, ev)),
 
   begin: (sessionId, runId) => set((s) => beginRun(s, sessionId, runId)),
 
-  restore: async (sessionId) => {
+  restore: async (sessionId, shown) => {
     let runId = ''
     try {
       runId = await chatApi.activeRun(sessionId)
     } catch {
       return // An older backend without runs: nothing to restore.
     }
-    if (!runId || useChat.getState().sessionId !== sessionId) return
-    const checkpoint = [...useChat.getState().messages]
+    const messages = shown()
+    if (!runId || !messages) return
+    const checkpoint = [...messages]
       .reverse()
       .find((m) => m.runId === runId && m.role === 'assistant' && m.status === 'streaming')
     set((s) => restoreRun(s, sessionId, runId, checkpoint))
@@ -127,11 +121,6 @@ export const useRuns = create<RunsState>()((set, get) => ({
       return {failures}
     }),
 }))
-
-/** Feeds every chat event to the runs store; returns the unsubscribe. */
-export function syncRuns(): () => void {
-  return onChatEvents((e) => useRuns.getState().handle(e.name, e.payload))
-}
 
 /** The running run of sessionId, or undefined. */
 export function useActiveRun(sessionId: string | null) {

@@ -1,6 +1,7 @@
 import {create} from 'zustand'
 import {api, onSessionsChanged} from '../api/client'
 import type {Session} from '../api/types'
+import {sessionSeen} from './bus'
 import {useChat} from './chat'
 import {toastError} from './toasts'
 import {useUI} from './ui'
@@ -117,3 +118,6 @@ export function syncSessions(): () => void {
     void useSessions.getState().load()
   })
 }
+
+// Chat shows sessions as Go sends them with their messages: keep the list's copy current.
+sessionSeen.subscribe((session) => useSessions.getState().put(session))

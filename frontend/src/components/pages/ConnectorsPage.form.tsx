@@ -51,7 +51,7 @@ export const TRANSPORTS: {id: Transport; label: string; hint: string; icon: type
 ]
 
 function initial(c?: Connector): FormState {
-  const transport = (c?.transport as Transport) || 'stdio'
+  const transport = c?.transport ?? 'stdio'
   return {
     name: c?.name ?? '',
     transport,
