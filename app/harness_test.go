@@ -108,7 +108,10 @@ func (l *eventLog) wait(t testing.TB, name Event, ok func(any) bool) any {
 // waitFrom is wait for the events named name after the first skip of them.
 func (l *eventLog) waitFrom(t testing.TB, skip int, name Event, ok func(any) bool) any {
 	t.Helper()
-	deadline := time.Now().Add(15 * time.Second)
+	// The limit only catches an event that never comes: under -race on a
+	// loaded 2-core machine a 50 MB tool result takes 13-16 s to arrive
+	// (TestHostileHugeResultThroughTheApp).
+	deadline := time.Now().Add(60 * time.Second)
 	for time.Now().Before(deadline) {
 		for i, d := range l.all(name) {
 			if i >= skip && (ok == nil || ok(d)) {
