@@ -25,24 +25,28 @@ func sample() (chat.Session, []chat.Message) {
 	sess := chat.Session{
 		ID: "sess1", Title: "Read the notes", Provider: "gemini", Model: "gemini-2.5-pro",
 		EnabledConnectors: []string{"files"}, Grants: []string{"files.read_file"}, Roots: []string{"/home/me/private"},
-		CreatedAt: at, UpdatedAt: at.Add(time.Minute),
+		SystemPrompt: "Answer briefly.\nUse metric units.",
+		Usage:        chat.Usage{InputTokens: 3300, OutputTokens: 64, CacheReadTokens: 1000, ReasoningTokens: 20},
+		CreatedAt:    at, UpdatedAt: at.Add(time.Minute),
 	}
 	secret := chat.ProviderData{"gemini": json.RawMessage(`{"thoughtSignature":"c2lnbmF0dXJl"}`),
 		"openai": json.RawMessage(`{"encrypted_content":"gAAAAB-secret"}`)}
 	msgs := []chat.Message{
 		{ID: "m1", Role: chat.RoleUser, Status: chat.StatusComplete, Parts: chat.Parts{chat.TextPart{Text: "What is in notes.txt?"}}},
-		{ID: "m2", Role: chat.RoleAssistant, Status: chat.StatusComplete, Provider: "gemini", Model: "gemini-2.5-pro", Parts: chat.Parts{
-			chat.ReasoningPart{Text: "I should read the file.", ProviderData: secret},
-			chat.TextPart{Text: "Let me look.", ProviderData: secret},
-			chat.ToolCallPart{Call: chat.ToolCall{ID: "call1", Name: "files.read_file", Arguments: json.RawMessage(`{"path":"notes.txt"}`),
-				ProviderIDs: map[string]string{"gemini": "g-1"}, ProviderData: secret}},
-		}},
+		{ID: "m2", Role: chat.RoleAssistant, Status: chat.StatusComplete, Provider: "gemini", Model: "gemini-2.5-pro",
+			Usage: &chat.Usage{InputTokens: 1200, OutputTokens: 40, ReasoningTokens: 20}, Parts: chat.Parts{
+				chat.ReasoningPart{Text: "I should read the file.", ProviderData: secret},
+				chat.TextPart{Text: "Let me look.", ProviderData: secret},
+				chat.ToolCallPart{Call: chat.ToolCall{ID: "call1", Name: "files.read_file", Arguments: json.RawMessage(`{"path":"notes.txt"}`),
+					ProviderIDs: map[string]string{"gemini": "g-1"}, ProviderData: secret}},
+			}},
 		{ID: "m3", Role: chat.RoleTool, Status: chat.StatusComplete, Parts: chat.Parts{chat.ToolResultPart{Result: chat.ToolResult{
 			CallID: "call1", Name: "files.read_file", Successful: true, Data: json.RawMessage(`{"text":"buy milk"}`),
 			Raw: json.RawMessage(`{"content":[{"type":"text","text":"buy milk"}],"_meta":{"token":"raw-secret"}}`), DurationMS: 12,
 		}}}},
 		{ID: "m4", Role: chat.RoleAssistant, Status: agent.StatusSuperseded, Parts: chat.Parts{chat.TextPart{Text: "abandoned attempt"}}},
-		{ID: "m5", Role: chat.RoleAssistant, Status: chat.StatusComplete, Parts: chat.Parts{chat.TextPart{Text: "It says: buy milk.", ProviderData: secret}}},
+		{ID: "m5", Role: chat.RoleAssistant, Status: chat.StatusComplete, Usage: &chat.Usage{InputTokens: 2100, OutputTokens: 24, CacheReadTokens: 1000},
+			Parts: chat.Parts{chat.TextPart{Text: "It says: buy milk.", ProviderData: secret}}},
 	}
 	for i := range msgs {
 		msgs[i].Seq = uint64(i + 1)

@@ -27,8 +27,10 @@ type jsonSession struct {
 	Provider     string `json:"provider,omitempty"`
 	Model        string `json:"model,omitempty"`
 	SystemPrompt string `json:"systemPrompt,omitempty"`
-	CreatedAt    string `json:"createdAt"`
-	UpdatedAt    string `json:"updatedAt"`
+	// Usage is the tokens every reply of the session cost, on every branch.
+	Usage     *chat.Usage `json:"usage,omitempty"`
+	CreatedAt string      `json:"createdAt"`
+	UpdatedAt string      `json:"updatedAt"`
 }
 
 type jsonMessage struct {
@@ -78,7 +80,7 @@ func (e *jsonDoc) begin(s chat.Session) error {
 	format, _ := json.Marshal(jsonFormat)
 	sess, err := json.MarshalIndent(jsonSession{
 		ID: s.ID, Title: s.Title, Provider: s.Provider, Model: s.Model, SystemPrompt: s.SystemPrompt,
-		CreatedAt: timestamp(s.CreatedAt), UpdatedAt: timestamp(s.UpdatedAt),
+		Usage: usageOrNil(s.Usage), CreatedAt: timestamp(s.CreatedAt), UpdatedAt: timestamp(s.UpdatedAt),
 	}, "  ", "  ")
 	if err != nil {
 		return err
@@ -140,4 +142,11 @@ func jsonMessageOf(m chat.Message) jsonMessage {
 		out.Parts = append(out.Parts, jp)
 	}
 	return out
+}
+
+func usageOrNil(u chat.Usage) *chat.Usage {
+	if u.IsZero() {
+		return nil
+	}
+	return &u
 }

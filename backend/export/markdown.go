@@ -22,8 +22,48 @@ func (e *markdown) begin(s chat.Session) error {
 	if s.Provider != "" || s.Model != "" {
 		fmt.Fprintf(e.w, "_Model: %s_  \n", strings.Trim(s.Provider+" / "+s.Model, " /"))
 	}
+	if !s.Usage.IsZero() {
+		fmt.Fprintf(e.w, "_Tokens, every reply: %s_  \n", usageText(s.Usage))
+	}
 	_, err := fmt.Fprintf(e.w, "_Exported from Maestro — created %s_\n", timestamp(s.CreatedAt))
+	if strings.TrimSpace(s.SystemPrompt) != "" {
+		fmt.Fprintf(e.w, "\n**Instructions**\n\n%s\n", quote(s.SystemPrompt))
+	}
 	return err
+}
+
+// usageText is a usage as a line: "1,234 in (1,000 cached), 56 out".
+func usageText(u chat.Usage) string {
+	in := thousands(u.InputTokens) + " in"
+	if u.CacheReadTokens > 0 {
+		in += " (" + thousands(u.CacheReadTokens) + " cached)"
+	}
+	out := thousands(u.OutputTokens) + " out"
+	if u.ReasoningTokens > 0 {
+		out += " (" + thousands(u.ReasoningTokens) + " reasoning)"
+	}
+	return in + ", " + out
+}
+
+// thousands writes n with comma separators.
+func thousands(n int64) string {
+	s := fmt.Sprint(n)
+	if n < 0 {
+		return s
+	}
+	for i := len(s) - 3; i > 0; i -= 3 {
+		s = s[:i] + "," + s[i:]
+	}
+	return s
+}
+
+// quote makes text a Markdown block quote, line by line.
+func quote(text string) string {
+	lines := strings.Split(strings.TrimRight(text, "\n"), "\n")
+	for i, l := range lines {
+		lines[i] = strings.TrimRight("> "+l, " ")
+	}
+	return strings.Join(lines, "\n")
 }
 
 var headings = map[chat.Role]string{chat.RoleUser: "User", chat.RoleAssistant: "Assistant", chat.RoleTool: "Tool"}
@@ -42,6 +82,9 @@ func (e *markdown) message(m chat.Message) error {
 	}
 	if m.Error != "" {
 		fmt.Fprintf(e.w, "\n> Error: %s\n", m.Error)
+	}
+	if m.Usage != nil && !m.Usage.IsZero() {
+		fmt.Fprintf(e.w, "\n_Tokens: %s_\n", usageText(*m.Usage))
 	}
 	return nil // bufio.Writer keeps the first error for Flush
 }
