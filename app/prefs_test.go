@@ -139,7 +139,7 @@ func TestDiagnosticsRemovesSecrets(t *testing.T) {
 			t.Errorf("diagnostics contain the secret %q:\n%s", s, text)
 		}
 	}
-	for _, want := range []string{"Maestro diagnostics", "Maestro:   test", "Data:      " + dir, "- Claude:", "- ChatGPT: signed out", "Connectors (1)", "- Planted:", "ok line", "[redacted]"} {
+	for _, want := range []string{"Maestro diagnostics", "Maestro:   test", "Data:      " + dir, "- Claude:", "- ChatGPT: signed out", "Connectors (1)", "- Planted (", "ok line", "[redacted]"} {
 		if !strings.Contains(text, want) {
 			t.Errorf("diagnostics lack %q:\n%s", want, text)
 		}

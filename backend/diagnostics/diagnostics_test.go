@@ -45,6 +45,7 @@ func report() (Report, []string) {
 			{Name: "Everything", State: "ready", Protocol: "2025-11-25", Detail: "mcp-servers/everything 2.0.0"},
 			{Name: "GitHub", State: "failed", Detail: "npx -y server --token " + p["argument secret"] + " exited: GITHUB_TOKEN=" + p["github token"]},
 			{Name: "Files", State: "starting"},
+			{Name: "Secret Manager", State: "ready", Protocol: "2026-07-28"},
 		},
 		Log: []string{
 			`{"level":"INFO","msg":"turn done","input_tokens":1234,"output_tokens":56}`,
@@ -73,7 +74,8 @@ func TestTextHasNoPlantedSecret(t *testing.T) {
 			}
 		}
 	}
-	for _, keep := range []string{`"input_tokens":1234`, "Everything: ready, protocol 2025-11-25", "Files: starting, protocol no connection", "WebKitGTK: 2.50.6", "Claude: API key"} {
+	for _, keep := range []string{`"input_tokens":1234`, "Everything (ready, protocol 2025-11-25)", "Files (starting, protocol no connection)",
+		"Secret Manager (ready, protocol 2026-07-28)", "WebKitGTK: 2.50.6", "Claude: API key"} {
 		if !strings.Contains(text, keep) {
 			t.Errorf("the report lost %q, which is no secret", keep)
 		}

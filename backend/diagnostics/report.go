@@ -93,7 +93,10 @@ func Text(r Report, v Versions, secrets []string) string {
 		if proto == "" {
 			proto = "no connection"
 		}
-		s := fmt.Sprintf("- %s: %s, protocol %s", c.Name, c.State, proto)
+		// "Name (state, …)", not "Name: state": a name such as "Secret
+		// Manager" followed by a colon reads as a credential field to
+		// Redact, which would blank the state.
+		s := fmt.Sprintf("- %s (%s, protocol %s)", c.Name, c.State, proto)
 		if c.Detail != "" {
 			s += ": " + oneLine(c.Detail)
 		}

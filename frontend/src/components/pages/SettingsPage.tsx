@@ -227,7 +227,7 @@ export function SettingsPage() {
           <div className="card settings-card">
             <Row label="Provider base URLs" hint="A proxy in front of a provider's API. Empty: the provider's own host.">
               <BaseURLsValue
-                providers={BASE_URL_PROVIDERS.filter((p) => !prefs.baseUrlsFromEnv.includes(p.id))}
+                providers={BASE_URL_PROVIDERS.map((p) => ({...p, fromEnv: prefs.baseUrlsFromEnv.includes(p.id)}))}
                 value={prefs.baseUrls}
                 onSave={(baseUrls) => save({baseUrls})}
               />

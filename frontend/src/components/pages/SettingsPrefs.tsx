@@ -201,6 +201,8 @@ export interface ProviderRow {
   name: string
   /** The host used when the row is empty. */
   placeholder: string
+  /** An environment variable sets the host; the row cannot. */
+  fromEnv?: boolean
 }
 
 /** Provider API hosts for API keys (a proxy), used from the next request. */
@@ -230,9 +232,10 @@ export function BaseURLsValue({
             data-testid={`settings-base-url-${p.id}`}
             aria-label={`${p.name} base URL`}
             aria-invalid={!!problems[p.id]}
-            placeholder={p.placeholder}
+            placeholder={p.fromEnv ? 'Set by an environment variable' : p.placeholder}
+            disabled={p.fromEnv}
             spellCheck={false}
-            value={urls[p.id] ?? ''}
+            value={p.fromEnv ? '' : (urls[p.id] ?? '')}
             onChange={(e) => {
               setSaved(false)
               setUrls({...urls, [p.id]: e.target.value})
