@@ -29,6 +29,7 @@ import {joinArgs} from './ConnectorsPage.args'
 import {ConnectorForm} from './ConnectorsPage.form'
 import {LogsDrawer} from './ConnectorsPage.logs'
 import {Page} from './Page'
+import {ProtocolBadge} from '../trust'
 import './ConnectorsPage.css'
 
 const TRANSPORT_ICON = {stdio: Terminal, http: Globe, sse: Radio} as const
@@ -126,6 +127,7 @@ function ConnectorCard({c, onEdit, onDelete}: {c: Connector; onEdit: () => void;
             </h2>
             <span className="connector-transport">{TRANSPORT_LABEL[c.transport] ?? c.transport}</span>
             <StateBadge c={c} />
+            {c.enabled && c.state === 'ready' && <ProtocolBadge version={c.protocol} />}
           </div>
           <p className="connector-summary mono" title={line}>
             {line}
