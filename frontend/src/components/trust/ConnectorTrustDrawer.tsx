@@ -97,7 +97,7 @@ export function ConnectorTrustDrawer(p: TrustDrawerProps) {
               A chat can set its own policy for this connector in its tools panel. Whatever the policy, a tool whose
               definition changed since you allowed it asks again and shows what changed.
             </p>
-            <h3 className="task-list-head">Always allowed in every chat</h3>
+            <h3 className="tp-section-title task-list-head">Always allowed in every chat</h3>
             {p.grants.length === 0 ? (
               <p className="trust-note" data-testid="grants-empty">
                 None. Choose &ldquo;Always allow → In every chat&rdquo; when a tool asks.

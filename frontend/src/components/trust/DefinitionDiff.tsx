@@ -29,7 +29,7 @@ function Lines({lines, testId}: {lines: readonly DiffLine[]; testId: string}) {
               <span className="diff-op" aria-hidden="true">
                 {l.op === '+' ? '+' : l.op === '-' ? '−' : ' '}
               </span>
-              <span className="sr-only">{kind === 'add' ? 'added: ' : kind === 'del' ? 'removed: ' : ''}</span>
+              <span className="visually-hidden">{kind === 'add' ? 'added: ' : kind === 'del' ? 'removed: ' : ''}</span>
               {l.text || ' '}
             </span>
           )

@@ -24,11 +24,11 @@ export function TaskList({tasks, onCancel}: Props) {
     )
   return (
     <div className="task-list" data-testid="task-list">
-      {running.length > 0 && <h3 className="task-list-head">Running · {running.length}</h3>}
+      {running.length > 0 && <h3 className="tp-section-title task-list-head">Running · {running.length}</h3>}
       {running.map((t) => (
         <JobCard key={t.id} task={t} onCancel={() => onCancel(t.id)} />
       ))}
-      {ended.length > 0 && <h3 className="task-list-head">Ended · {ended.length}</h3>}
+      {ended.length > 0 && <h3 className="tp-section-title task-list-head">Ended · {ended.length}</h3>}
       {ended.map((t) => (
         <JobCard key={t.id} task={t} />
       ))}
