@@ -26,9 +26,11 @@ const (
 	// ProtocolLegacy is the newest revision that starts with initialize,
 	// asked for when a server does not speak ProtocolModern.
 	ProtocolLegacy = mcpgo.LATEST_LEGACY_PROTOCOL_VERSION
-	// probeTimeout bounds the server/discover probe: a well-behaved old
-	// server answers an unknown method at once, but some ignore it, which on
-	// stdio would otherwise hold the start until its timeout.
+	// probeTimeout bounds the wait for a first answer to the
+	// server/discover probe: a well-behaved old server answers an unknown
+	// method at once, but some ignore it, which on stdio would otherwise
+	// hold the start until its timeout. Over HTTP any response stops it
+	// (answerWatch).
 	probeTimeout = 3 * time.Second
 )
 
