@@ -1,0 +1,72 @@
+// Issue 16 through the real app (docs/E2E.md): Claude's fake as the model.
+//   1. A 2026-07-28 server's tool asks with a Multi Round-Trip elicitation
+//      (backend/mcp/cmd/maestro-mcp-test, a tool added with "ask"): the
+//      connector card shows the negotiated protocol, the question is
+//      answered in the dialog, and the answer reaches the tool's result.
+import {afterAll, beforeAll, describe, expect, test} from 'vitest'
+import {existsSync} from 'node:fs'
+import {freePort, launchApp, startFakes, waitFor} from './harness'
+import type {AppHandle, Fakes} from './harness'
+import {
+  addApiKey, addStdioConnector, bodies, closeTools, docShot, expectNoRejections, inKeyringSession, lastCallResults,
+  mcpTestBinary, newChat, send, setConnector, shutdown, waitForReply,
+} from './chatkit'
+
+const P = 'anthropic'
+let fakes: Fakes
+let app: AppHandle
+let modern: string // the maestro-mcp-test connector id
+let control: string // its control endpoints
+
+describe.skipIf(!existsSync(mcpTestBinary) || !inKeyringSession)('trust you can see, and the 2026-07-28 protocol', () => {
+  beforeAll(async () => {
+    fakes = await startFakes('trust-fakes')
+    app = await launchApp({name: 'trust', env: fakes.env})
+    const port = await freePort()
+    control = `http://127.0.0.1:${port}`
+    modern = await addStdioConnector(app.page, 'Modern', mcpTestBinary, `-control 127.0.0.1:${port} -tools forecast`)
+    await waitFor('the test server control endpoints', async () => (await fetch(`${control}/tools`)).ok || undefined)
+    await addApiKey(app.page, P)
+  }, 90_000)
+
+  afterAll(() => shutdown(app, fakes))
+
+  test('a 2026-07-28 server asks with a Multi Round-Trip elicitation, answered in the dialog', async () => {
+    const {page} = app
+    const res = await fetch(`${control}/tools`, {
+      method: 'POST',
+      headers: {'content-type': 'application/json'},
+      body: JSON.stringify({name: 'whoami', ask: 'Which city are you in?'}),
+    })
+    expect(res.ok).toBe(true)
+    await page.getByTestId('nav-connectors').click()
+    const card = page.getByTestId('connector-item').filter({hasText: 'Modern'}).first()
+    await expect.poll(() => card.getByTestId('connector-protocol').textContent(), {timeout: 20_000}).toBe('MCP 2026-07-28')
+    await docShot(page, 'connector-protocol')
+
+    const script = fakes.script(P)
+    await script.reset()
+    await newChat(page, P)
+    await setConnector(page, modern, true)
+    await closeTools(page)
+    await script.push({toolCalls: [{name: 'modern__whoami', args: {text: 'hello'}}]}, {text: 'You are in Oslo.'})
+    await send(page, 'Where am I?')
+    await page.getByTestId('approval-dialog').waitFor({timeout: 20_000})
+    await page.getByTestId('approval-allow-once').click()
+    const form = page.getByTestId('elicitation-dialog')
+    await form.waitFor({timeout: 20_000})
+    expect(await form.textContent()).toContain('Which city are you in?')
+    expect(await page.getByTestId('elicitation-connector').textContent()).toBe('Modern')
+    await page.getByTestId('elicitation-field-answer').fill('Oslo')
+    await page.waitForTimeout(400) // the dialog's fade-in
+    await docShot(page, 'mrtr-elicitation')
+    await page.getByTestId('elicitation-accept').click()
+    await form.waitFor({state: 'detached', timeout: 10_000})
+    await waitForReply(page, 'You are in Oslo.')
+    const sent = await bodies(fakes, P)
+    const result = lastCallResults(P, sent[sent.length - 1]).get('modern__whoami')!
+    expect(result).toContain('whoami ran with')
+    expect(result).toContain('answered Oslo')
+    await expectNoRejections(fakes, P)
+  }, 90_000)
+})
