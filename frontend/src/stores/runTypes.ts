@@ -3,6 +3,7 @@
 import type {ErrorKind} from '../api/errors'
 import type {ToolResult} from '../api/types'
 import type {ToolStatus} from '../lib/toolCards'
+import type {DefinitionChange, ToolHints} from '../lib/trust'
 
 export interface LogLine {
   level: string
@@ -58,6 +59,11 @@ export interface ApprovalRequest {
   arguments: string
   /** The server claims the tool only reads. */
   readOnlyHint?: boolean
+  /** The tool's annotations (the server's claims), and whether the protocol reads them as "may destroy". */
+  hints?: ToolHints
+  destructive?: boolean
+  /** Set when the tool's definition changed since the user allowed it: the dialog asks again with the diff. */
+  change?: DefinitionChange
 }
 
 export type PendingRequest = ApprovalRequest

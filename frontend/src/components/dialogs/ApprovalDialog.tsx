@@ -14,6 +14,7 @@ function formatBytes(n: number): string {
   return n < 1024 ? `${n} characters` : `${(n / 1024).toFixed(n < 10 * 1024 ? 1 : 0)} KB`
 }
 import {ToolName} from '../tools/ToolName'
+import {AnnotationBadges, DefinitionDiff} from '../trust'
 import {Modal} from './Modal'
 
 interface Props {
@@ -45,7 +46,8 @@ export function ApprovalDialog({request, queued}: Props) {
             <ShieldCheck size={18} />
           </span>
           <span>
-            Allow <ToolName name={tool} className="approval-tool" />?
+            Allow <ToolName name={tool} className="approval-tool" />
+            {request.change ? ' again' : ''}?
           </span>
         </span>
       }
@@ -75,6 +77,8 @@ export function ApprovalDialog({request, queued}: Props) {
           )}
           .
         </p>
+        <AnnotationBadges hints={request.hints} presumeDestructive={request.destructive} className="approval-hints" />
+        {request.change && <DefinitionDiff change={request.change} />}
         {request.readOnlyHint && (
           <p className="approval-claim" data-testid="approval-readonly-claim">
             <Eye size={14} aria-hidden="true" />
