@@ -188,7 +188,8 @@ export function reduceRunEvent(s: RunsData, name: string, payload: unknown, now:
     }
     case 'approval:needed': {
       const e = payload as ApprovalEvent
-      const next = patchTool(ensureTool(s, e), e.callId, (t) => ({status: 'pending', args: e.arguments || t.args}))
+      const {hints} = payload as Pick<ApprovalRequest, 'hints'>
+      const next = patchTool(ensureTool(s, e), e.callId, (t) => ({status: 'pending', args: e.arguments || t.args, hints: hints ?? t.hints}))
       if (next.requests.some((r) => r.requestId === e.requestId)) return next
       const sessionId = s.runs[e.runId]?.sessionId ?? ''
       const req: ApprovalRequest = {kind: 'approval', sessionId, ...e, arguments: e.arguments ?? ''}

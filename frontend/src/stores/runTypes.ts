@@ -26,6 +26,8 @@ export interface ToolLive {
   durationMs?: number
   /** Unix ms when it started running (for the elapsed time). */
   startedAt?: number
+  /** The tool's annotations, as the approval request carried them. */
+  hints?: ToolHints
 }
 
 export interface RunDraft {

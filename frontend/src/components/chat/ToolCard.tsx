@@ -12,6 +12,7 @@ import {ValueView} from './ValueView'
 import {ToolResultView} from './ToolResultView'
 import {ToolSection} from './ToolSection'
 import {ToolName} from '../tools/ToolName'
+import {AnnotationBadges} from '../trust'
 
 const STATUS_ICON: Record<ToolStatus, LucideIcon> = {
   preparing: LoaderCircle,
@@ -90,6 +91,7 @@ export function ToolCard({callId, part, result, pendingStatus = 'stopped'}: Prop
               {server}
             </span>
           )}
+          <AnnotationBadges hints={live?.hints} className="tool-hints" />
         </span>
         <span className={`tool-status tool-status-${view.status}`} data-testid="tool-status">
           <Icon size={12} className={active && view.status !== 'pending' ? 'spin' : undefined} aria-hidden="true" />
