@@ -59,7 +59,7 @@ export const DeltaKindValues = ['text', 'reasoning'] as const
 export type DeltaKind = (typeof DeltaKindValues)[number]
 
 /** An answer to approval:needed (Chat.AnswerApproval). */
-export const ApprovalDecisionValues = ['allow_once', 'always_allow', 'deny'] as const
+export const ApprovalDecisionValues = ['allow_once', 'always_allow', 'always_allow_all_chats', 'deny'] as const
 export type ApprovalDecision = (typeof ApprovalDecisionValues)[number]
 
 /** A format of Sessions.Export. */
@@ -105,6 +105,17 @@ export interface ApprovalDTO {
    * reads: the dialog says the claim is the server's, not Maestro's.
    */
   readOnlyHint?: boolean
+  /**
+   * Hints are the tool's annotations (the server's claims), shown as
+   * badges; Destructive says the protocol reads them as "may destroy".
+   */
+  hints?: ToolHints
+  destructive?: boolean
+  /**
+   * Change is set when the tool's definition changed since the user
+   * allowed it: the dialog asks again and shows the diff.
+   */
+  change?: DefinitionChange
 }
 
 /** AttachmentDTO is an image, audio clip or resource of a tool result. */
@@ -231,11 +242,25 @@ export interface ConnectorLogDTO {
   line: LogLineDTO
 }
 
+export interface DefinitionChange {
+  connectorId: string
+  tool: string
+  allowedAt: string
+  description?: DiffLine[]
+  schema?: DiffLine[]
+  annotations?: DiffLine[]
+}
+
 /** DeltaDTO is a batch of streamed text for one run. */
 export interface DeltaDTO {
   runId: string
   /** Kind is "text" or "reasoning". */
   kind: DeltaKind
+  text: string
+}
+
+export interface DiffLine {
+  op: string
   text: string
 }
 
@@ -710,6 +735,14 @@ export interface ToolEventDTO {
   text?: string
   result?: ToolResultDTO
   durationMs?: number
+}
+
+export interface ToolHints {
+  title?: string
+  readOnlyHint?: boolean
+  destructiveHint?: boolean
+  idempotentHint?: boolean
+  openWorldHint?: boolean
 }
 
 /** ToolResultDTO is a tool result envelope as the UI shows it. */

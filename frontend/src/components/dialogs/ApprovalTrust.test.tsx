@@ -1,4 +1,6 @@
 import {act, render, screen, within} from '@testing-library/react'
+import userEvent from '@testing-library/user-event'
+import {installFakeBackend} from '../../test/fakeBackend'
 import {afterEach, describe, expect, it} from 'vitest'
 import {useRuns} from '../../stores/runs'
 import type {ApprovalRequest} from '../../stores/runReducer'
@@ -54,5 +56,14 @@ describe('the approval dialog shows what Maestro knows of the tool', () => {
     const dialog = screen.getByTestId('approval-dialog')
     expect(dialog).toHaveTextContent('Allow rename_me again?')
     expect(within(dialog).getByTestId('diff-description')).toHaveTextContent('Deletes every file in the home folder.')
+  })
+
+  it('always allows in every chat from the menu', async () => {
+    const backend = installFakeBackend()
+    render(<DialogHost />)
+    ask()
+    await userEvent.click(screen.getByTestId('approval-always'))
+    await userEvent.click(screen.getByTestId('approval-always-all'))
+    expect(backend.Chat.AnswerApproval).toHaveBeenLastCalledWith('q1', 'always_allow_all_chats')
   })
 })

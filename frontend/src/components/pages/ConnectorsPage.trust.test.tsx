@@ -14,7 +14,7 @@ describe('Connectors page: the negotiated protocol', {timeout: 20_000}, () => {
       ],
     })
     await r.user.click(screen.getByTestId('nav-connectors'))
-    await waitFor(() => expect(fake.ListConnectors).toHaveBeenCalled())
+    await waitFor(() => expect(fake.List).toHaveBeenCalled())
     const item = (id: string) => screen.getAllByTestId('connector-item').find((e) => e.dataset.connectorId === id)!
     await waitFor(() => expect(within(item('new')).getByTestId('connector-protocol')).toHaveTextContent('MCP 2026-07-28'))
     expect(within(item('new')).getByTestId('connector-protocol').classList.contains('is-modern')).toBe(true)
