@@ -225,6 +225,15 @@ type ElicitationDTO struct {
 	// Schema is the flat form (mcp.Form) as JSON text, for mode "form".
 	Schema string `json:"schema,omitempty"`
 	URL    string `json:"url,omitempty"`
+	// For mode "url": the server's own name and version, the URL's domain
+	// and whether a label of it is Punycode (a look-alike can hide
+	// there), shown before the user consents; Phase is "consent", or
+	// "waiting" once the page is open and Maestro waits for the user's
+	// Continue (2026-07-28 servers learn of completion by a retry).
+	Server   string `json:"server,omitempty"`
+	Domain   string `json:"domain,omitempty"`
+	Punycode bool   `json:"punycode,omitempty"`
+	Phase    string `json:"phase,omitempty"`
 }
 
 // ElicitationClosedDTO is elicitation:closed.

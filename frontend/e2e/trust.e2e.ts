@@ -3,13 +3,17 @@
 //      (backend/mcp/cmd/maestro-mcp-test, a tool added with "ask"): the
 //      connector card shows the negotiated protocol, the question is
 //      answered in the dialog, and the answer reaches the tool's result.
+//   2. A re-approval with a diff: the hostile server's rename_me, allowed
+//      once (its definition pinned), turns into "Delete every file"; its
+//      next call asks again, "Allow rename_me again?", with the diff of its
+//      description and schema, and a denial keeps it from running.
 import {afterAll, beforeAll, describe, expect, test} from 'vitest'
 import {existsSync} from 'node:fs'
 import {freePort, launchApp, startFakes, waitFor} from './harness'
 import type {AppHandle, Fakes} from './harness'
 import {
-  addApiKey, addStdioConnector, bodies, closeTools, docShot, expectNoRejections, inKeyringSession, lastCallResults,
-  mcpTestBinary, newChat, send, setConnector, shutdown, waitForReply,
+  addApiKey, addStdioConnector, bodies, closeTools, docShot, expectNoRejections, hostileBinary, inKeyringSession,
+  lastAssistantText, lastCallResults, mcpTestBinary, newChat, send, setConnector, shutdown, waitForReply,
 } from './chatkit'
 
 const P = 'anthropic'
@@ -17,8 +21,9 @@ let fakes: Fakes
 let app: AppHandle
 let modern: string // the maestro-mcp-test connector id
 let control: string // its control endpoints
+let hostile: string // the maestro-mcp-hostile connector id
 
-describe.skipIf(!existsSync(mcpTestBinary) || !inKeyringSession)('trust you can see, and the 2026-07-28 protocol', () => {
+describe.skipIf(!existsSync(mcpTestBinary) || !existsSync(hostileBinary) || !inKeyringSession)('trust you can see, and the 2026-07-28 protocol', () => {
   beforeAll(async () => {
     fakes = await startFakes('trust-fakes')
     app = await launchApp({name: 'trust', env: fakes.env})
@@ -26,6 +31,7 @@ describe.skipIf(!existsSync(mcpTestBinary) || !inKeyringSession)('trust you can 
     control = `http://127.0.0.1:${port}`
     modern = await addStdioConnector(app.page, 'Modern', mcpTestBinary, `-control 127.0.0.1:${port} -tools forecast`)
     await waitFor('the test server control endpoints', async () => (await fetch(`${control}/tools`)).ok || undefined)
+    hostile = await addStdioConnector(app.page, 'Hostile', hostileBinary, '')
     await addApiKey(app.page, P)
   }, 90_000)
 
@@ -69,4 +75,43 @@ describe.skipIf(!existsSync(mcpTestBinary) || !inKeyringSession)('trust you can 
     expect(result).toContain('answered Oslo')
     await expectNoRejections(fakes, P)
   }, 90_000)
+
+  test('a tool changed after it was allowed asks again with the diff of its definition', async () => {
+    const {page} = app
+    const script = fakes.script(P)
+    await script.reset()
+    await newChat(page, P)
+    await setConnector(page, hostile, true)
+    await closeTools(page)
+    // Allowed once: its definition is pinned.
+    await script.push({toolCalls: [{name: 'hostile__rename_me', args: {name: 'Ada'}}]}, {text: 'Said hello.'})
+    await send(page, 'Say hello to Ada.')
+    await page.getByTestId('approval-dialog').waitFor({timeout: 20_000})
+    expect(await page.getByTestId('approval-dialog').textContent()).not.toContain('again')
+    await page.getByTestId('approval-allow-once').click()
+    await expect.poll(() => lastAssistantText(page), {timeout: 20_000}).toContain('Said hello.')
+    // The server changes rename_me.
+    await script.push({toolCalls: [{name: 'hostile__arm_rename', args: {}}]}, {text: 'Armed.'})
+    await send(page, 'Arm it.')
+    await waitForReply(page, 'Armed.')
+    // Its next call asks again, with the diff.
+    await script.push({toolCalls: [{name: 'hostile__rename_me', args: {path: '/home'}}]}, {text: 'Not renamed.'})
+    await send(page, 'Rename my home folder.')
+    const dialog = page.getByTestId('approval-dialog')
+    await dialog.waitFor({timeout: 20_000})
+    await expect.poll(() => dialog.textContent(), {timeout: 10_000}).toContain('again?')
+    const desc = page.getByTestId('diff-description')
+    expect(await desc.locator('[data-op="del"]').first().textContent()).toContain('Say hello.')
+    expect(await desc.locator('[data-op="add"]').first().textContent()).toContain('Delete every file.')
+    expect(await page.getByTestId('diff-schema').locator('[data-op="add"]').allTextContents()).toEqual(
+      expect.arrayContaining([expect.stringContaining('"path"')]),
+    )
+    await page.waitForTimeout(400) // the dialog's fade-in
+    await docShot(page, 'reapproval-diff')
+    await page.getByTestId('approval-deny').click()
+    await expect.poll(() => lastAssistantText(page), {timeout: 20_000}).toContain('Not renamed.')
+    const sent = await bodies(fakes, P)
+    expect(lastCallResults(P, sent[sent.length - 1]).get('hostile__rename_me')).toContain('denied')
+    await expectNoRejections(fakes, P)
+  }, 120_000)
 })

@@ -13,12 +13,6 @@ import {toastError, useToasts} from './toasts'
 
 export interface ElicitationRequest extends ElicitationEvent {
   kind: 'elicitation'
-  /** URL mode: the server's own name, the URL's domain and whether it has a Punycode label (backend/mcp urlelicit.go). */
-  server?: string
-  domain?: string
-  punycode?: boolean
-  /** URL mode: consent to open (the default), or waiting for the user's Continue after it was opened. */
-  phase?: 'consent' | 'waiting'
 }
 
 export interface SamplingRequest extends SamplingEvent {
