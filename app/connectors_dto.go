@@ -1,5 +1,7 @@
 package app
 
+import "maestro/backend/tools"
+
 // KeyValueDTO is an env variable or header of a connector. The value never
 // leaves Go: Hint shows it masked ("…abcd", or "…" for short values).
 type KeyValueDTO struct {
@@ -64,6 +66,11 @@ type ConnectorDTO struct {
 	// Version orders copies of the state: the UI keeps the higher one, so a
 	// bound call's answer never overwrites a newer connector:state event.
 	Version uint64 `json:"version"`
+	// Approval is the connector's approval policy (ask, read_only, all;
+	// "" before one was set: ask, or read_only with TrustReadOnlyHints).
+	Approval string `json:"approval,omitempty"`
+	// Icons are the server's own, data: and https: only (tools.SafeIcons).
+	Icons []tools.Icon `json:"icons,omitempty"`
 }
 
 // KeyValueInputDTO is an env or header row of the connector form. Keep

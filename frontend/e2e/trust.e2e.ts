@@ -7,6 +7,13 @@
 //      once (its definition pinned), turns into "Delete every file"; its
 //      next call asks again, "Allow rename_me again?", with the diff of its
 //      description and schema, and a denial keeps it from running.
+//   3. server-everything's simulate-research-query runs as a task: the tool
+//      card shows its job card (status, Cancel while it works) through to
+//      Completed, and the connector's Trust drawer lists it; its audit log
+//      has the calls.
+//   4. server-everything's trigger-url-elicitation asks consent with the
+//      server's name and the target domain first; Decline opens nothing and
+//      the tool says so.
 import {afterAll, beforeAll, describe, expect, test} from 'vitest'
 import {existsSync} from 'node:fs'
 import {freePort, launchApp, startFakes, waitFor} from './harness'
@@ -22,8 +29,9 @@ let app: AppHandle
 let modern: string // the maestro-mcp-test connector id
 let control: string // its control endpoints
 let hostile: string // the maestro-mcp-hostile connector id
+let every: string // the server-everything connector id
 
-describe.skipIf(!existsSync(mcpTestBinary) || !existsSync(hostileBinary) || !inKeyringSession)('trust you can see, and the 2026-07-28 protocol', () => {
+describe.skipIf(!existsSync(mcpTestBinary) || !existsSync(hostileBinary) || !existsSync(everything) || !inKeyringSession)('trust you can see, and the 2026-07-28 protocol', () => {
   beforeAll(async () => {
     fakes = await startFakes('trust-fakes')
     app = await launchApp({name: 'trust', env: fakes.env})
@@ -32,8 +40,9 @@ describe.skipIf(!existsSync(mcpTestBinary) || !existsSync(hostileBinary) || !inK
     modern = await addStdioConnector(app.page, 'Modern', mcpTestBinary, `-control 127.0.0.1:${port} -tools forecast`)
     await waitFor('the test server control endpoints', async () => (await fetch(`${control}/tools`)).ok || undefined)
     hostile = await addStdioConnector(app.page, 'Hostile', hostileBinary, '')
+    every = await addStdioConnector(app.page, 'Everything', 'node', `${everything} stdio`)
     await addApiKey(app.page, P)
-  }, 90_000)
+  }, 120_000)
 
   afterAll(() => shutdown(app, fakes))
 
@@ -112,6 +121,73 @@ describe.skipIf(!existsSync(mcpTestBinary) || !existsSync(hostileBinary) || !inK
     await expect.poll(() => lastAssistantText(page), {timeout: 20_000}).toContain('Not renamed.')
     const sent = await bodies(fakes, P)
     expect(lastCallResults(P, sent[sent.length - 1]).get('hostile__rename_me')).toContain('denied')
+    await expectNoRejections(fakes, P)
+  }, 120_000)
+
+  /** A new chat on Claude's fake with server-everything on. */
+  async function everythingChat() {
+    const script = fakes.script(P)
+    await script.reset()
+    await newChat(app.page, P)
+    await setConnector(app.page, every, true)
+    await closeTools(app.page)
+    return script
+  }
+
+  test('a task runs with its job card through to completion, and is listed in the connector\'s drawer', async () => {
+    const {page} = app
+    const script = await everythingChat()
+    await script.push({toolCalls: [{name: 'everything__simulate-research-query', args: {topic: 'tides'}}]}, {text: 'Research done.'})
+    await send(page, 'Research tides.')
+    await page.getByTestId('approval-dialog').waitFor({timeout: 20_000})
+    await page.getByTestId('approval-allow-once').click()
+    const card = page.getByTestId('tool-card').last()
+    const job = card.getByTestId('job-card')
+    await job.waitFor({timeout: 20_000})
+    if ((await job.getAttribute('data-status')) === 'working') {
+      expect(await job.getByTestId('job-cancel').isVisible()).toBe(true)
+      await docShot(page, 'task-job-card')
+    }
+    await waitForReply(page, 'Research done.', 60_000)
+    await expect.poll(() => job.getAttribute('data-status'), {timeout: 10_000}).toBe('completed')
+    expect(await job.getByTestId('job-cancel').count()).toBe(0)
+    await page.getByTestId('nav-connectors').click()
+    const item = page.getByTestId('connector-item').filter({hasText: 'Everything'}).first()
+    await item.getByTestId('connector-trust-open').click()
+    const drawer = page.getByTestId('connector-trust-drawer')
+    await drawer.waitFor()
+    await drawer.getByTestId('trust-tab-tasks').click()
+    await expect.poll(() => drawer.getByTestId('job-card').first().getAttribute('data-status'), {timeout: 10_000}).toBe('completed')
+    await drawer.getByTestId('trust-tab-audit').click()
+    await expect.poll(() => drawer.getByTestId('audit-row').count(), {timeout: 10_000}).toBeGreaterThan(0)
+    expect(await drawer.getByTestId('audit-tool').first().textContent()).toBe('simulate-research-query')
+    await docShot(page, 'audit-log')
+    await page.keyboard.press('Escape')
+  }, 120_000)
+
+  test('a URL elicitation asks consent with the server and the domain first; Decline opens nothing', async () => {
+    const {page} = app
+    const script = await everythingChat()
+    await script.push(
+      {toolCalls: [{name: 'everything__trigger-url-elicitation', args: {url: 'https://auth.example.com/connect?step=1', message: 'Connect your account'}}]},
+      {text: 'You declined.'},
+    )
+    await send(page, 'Connect my account.')
+    await page.getByTestId('approval-dialog').waitFor({timeout: 20_000})
+    await page.getByTestId('approval-allow-once').click()
+    const dialog = page.getByTestId('url-consent-dialog')
+    await dialog.waitFor({timeout: 20_000})
+    expect(await page.getByTestId('url-consent-domain').textContent()).toContain('auth.example.com')
+    expect(await page.getByTestId('url-consent-connector').textContent()).toBe('Everything')
+    expect(await page.getByTestId('url-consent-server').textContent()).toContain('mcp-servers/everything')
+    expect(await page.getByTestId('url-consent-url').textContent()).toBe('https://auth.example.com/connect?step=1')
+    await page.waitForTimeout(400) // the dialog's fade-in
+    await docShot(page, 'url-elicitation-consent')
+    await page.getByTestId('url-consent-decline').click()
+    await dialog.waitFor({state: 'detached', timeout: 10_000})
+    await waitForReply(page, 'You declined.')
+    const sent = await bodies(fakes, P)
+    expect(lastCallResults(P, sent[sent.length - 1]).get('everything__trigger-url-elicitation')).toContain('decline')
     await expectNoRejections(fakes, P)
   }, 120_000)
 })

@@ -221,6 +221,13 @@ export interface ConnectorDTO {
    * bound call's answer never overwrites a newer connector:state event.
    */
   version: number
+  /**
+   * Approval is the connector's approval policy (ask, read_only, all;
+   * "" before one was set: ask, or read_only with TrustReadOnlyHints).
+   */
+  approval?: string
+  /** Icons are the server's own, data: and https: only (tools.SafeIcons). */
+  icons?: Icon[]
 }
 
 /**
@@ -395,6 +402,13 @@ export interface Grant {
   connectorId: string
   tool: string
   grantedAt: string
+}
+
+export interface Icon {
+  src: string
+  mimeType?: string
+  sizes?: string[]
+  theme?: string
 }
 
 /** ImportEntryDTO is what happened to one server of an imported file. */
