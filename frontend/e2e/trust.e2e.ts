@@ -20,7 +20,7 @@ import {freePort, launchApp, startFakes, waitFor} from './harness'
 import type {AppHandle, Fakes} from './harness'
 import {
   addApiKey, addStdioConnector, bodies, closeTools, docShot, expectNoRejections, hostileBinary, inKeyringSession,
-  lastAssistantText, lastCallResults, mcpTestBinary, newChat, send, setConnector, shutdown, waitForReply,
+  everything, lastAssistantText, lastCallResults, mcpTestBinary, newChat, send, setConnector, shutdown, waitForReply,
 } from './chatkit'
 
 const P = 'anthropic'
@@ -160,7 +160,7 @@ describe.skipIf(!existsSync(mcpTestBinary) || !existsSync(hostileBinary) || !exi
     await expect.poll(() => drawer.getByTestId('job-card').first().getAttribute('data-status'), {timeout: 10_000}).toBe('completed')
     await drawer.getByTestId('trust-tab-audit').click()
     await expect.poll(() => drawer.getByTestId('audit-row').count(), {timeout: 10_000}).toBeGreaterThan(0)
-    expect(await drawer.getByTestId('audit-tool').first().textContent()).toBe('simulate-research-query')
+    expect(await drawer.getByTestId('audit-tool').first().textContent()).toBe('everything.simulate-research-query')
     await docShot(page, 'audit-log')
     await page.keyboard.press('Escape')
   }, 120_000)
