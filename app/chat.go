@@ -20,7 +20,10 @@ type ApprovalDecision string
 const (
 	DecisionAllowOnce   ApprovalDecision = "allow_once"
 	DecisionAlwaysAllow ApprovalDecision = "always_allow"
-	DecisionDeny        ApprovalDecision = "deny"
+	// DecisionAlwaysAllowAllChats allows the tool in every chat (a grant
+	// kept by tools.Trust, revocable in the connector's Trust panel).
+	DecisionAlwaysAllowAllChats ApprovalDecision = "always_allow_all_chats"
+	DecisionDeny                ApprovalDecision = "deny"
 )
 
 // Chat is the bound service of the chat pane: sending and editing
@@ -146,10 +149,12 @@ func (c *Chat) AnswerApproval(requestID string, decision ApprovalDecision) error
 		d = agent.AllowOnce
 	case DecisionAlwaysAllow:
 		d = agent.AlwaysAllow
+	case DecisionAlwaysAllowAllChats:
+		d = agent.AlwaysAllowAllChats
 	case DecisionDeny:
 		d = agent.Deny
 	default:
-		return chat.E(chat.ErrInvalid, "unknown decision %.40q: use allow_once, always_allow or deny", decision)
+		return chat.E(chat.ErrInvalid, "unknown decision %.40q: use allow_once, always_allow, always_allow_all_chats or deny", decision)
 	}
 	return c.approvals.answer(context.Background(), requestID, d)
 }
@@ -167,6 +172,7 @@ func (a approver) Approve(ctx context.Context, req agent.ApprovalRequest) (agent
 	c.core.events.runEvent(req.RunID, EventApproval, ApprovalDTO{
 		RunID: req.RunID, RequestID: id, CallID: req.Call.ID, Name: req.Call.Name,
 		Server: req.Server, Arguments: string(req.Call.Arguments), ReadOnlyHint: req.ReadOnlyHint,
+		Hints: &req.Hints, Destructive: req.Destructive, Change: req.Change,
 	})
 	select {
 	case d := <-answers:

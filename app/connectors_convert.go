@@ -225,7 +225,7 @@ func connectorDTO(cfg mcp.Connector, st mcp.ConnectorStatus) ConnectorDTO {
 		State: string(st.State), ToolCount: st.Tools, Error: st.Error, StderrTail: nonNil(slices.Clone(st.StderrTail)),
 		NeedsSignIn: st.NeedsSignIn, NextRetry: millis(st.RetryAt), Restarts: st.Restarts,
 		Server: st.Server, Protocol: st.Protocol, Since: millis(st.Since), CreatedAt: millis(cfg.CreatedAt),
-		Version: st.Version,
+		Version: st.Version, Approval: string(cfg.Approval), Icons: st.Icons,
 	}
 	if dto.Transport == "" {
 		dto.Transport = string(mcp.TransportStdio)

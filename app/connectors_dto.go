@@ -1,5 +1,7 @@
 package app
 
+import "maestro/backend/tools"
+
 // KeyValueDTO is an env variable or header of a connector. The value never
 // leaves Go: Hint shows it masked ("…abcd", or "…" for short values).
 type KeyValueDTO struct {
@@ -64,6 +66,11 @@ type ConnectorDTO struct {
 	// Version orders copies of the state: the UI keeps the higher one, so a
 	// bound call's answer never overwrites a newer connector:state event.
 	Version uint64 `json:"version"`
+	// Approval is the connector's approval policy (ask, read_only, all;
+	// "" before one was set: ask, or read_only with TrustReadOnlyHints).
+	Approval string `json:"approval,omitempty"`
+	// Icons are the server's own, data: and https: only (tools.SafeIcons).
+	Icons []tools.Icon `json:"icons,omitempty"`
 }
 
 // KeyValueInputDTO is an env or header row of the connector form. Keep
@@ -225,6 +232,15 @@ type ElicitationDTO struct {
 	// Schema is the flat form (mcp.Form) as JSON text, for mode "form".
 	Schema string `json:"schema,omitempty"`
 	URL    string `json:"url,omitempty"`
+	// For mode "url": the server's own name and version, the URL's domain
+	// and whether a label of it is Punycode (a look-alike can hide
+	// there), shown before the user consents; Phase is "consent", or
+	// "waiting" once the page is open and Maestro waits for the user's
+	// Continue (2026-07-28 servers learn of completion by a retry).
+	Server   string `json:"server,omitempty"`
+	Domain   string `json:"domain,omitempty"`
+	Punycode bool   `json:"punycode,omitempty"`
+	Phase    string `json:"phase,omitempty"`
 }
 
 // ElicitationClosedDTO is elicitation:closed.

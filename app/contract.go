@@ -54,7 +54,7 @@ var Unions = []Union{
 	{"ModelSource", "Where a provider's model list comes from.", []string{catalog.SourceService, catalog.SourceBuiltin}},
 	{"DeltaKind", "What streamed text is.", []string{DeltaText, DeltaReasoning}},
 	{"ApprovalDecision", "An answer to approval:needed (Chat.AnswerApproval).",
-		strs(DecisionAllowOnce, DecisionAlwaysAllow, DecisionDeny)},
+		strs(DecisionAllowOnce, DecisionAlwaysAllow, DecisionAlwaysAllowAllChats, DecisionDeny)},
 	{"ExportFormat", "A format of Sessions.Export.", strs(export.Formats()...)},
 	{"ThemeChoice", "A theme of Settings.SetTheme.", strs(ThemeSystem, ThemeLight, ThemeDark)},
 	{"MenuCommand", "A command of menu:command.", strs(MenuCommands()...)},

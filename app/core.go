@@ -86,7 +86,8 @@ func (a *App) build(root context.Context, st *store.Store) *running {
 	ev.box = box // before any server starts
 	run := &running{
 		store: st, reg: reg, sup: sup, box: box, loaded: make(chan struct{}),
-		agent:   agent.New(st, ch.models, box, approver{ch}, append([]agent.Option{agent.WithLogger(a.core.log)}, ch.options...)...),
+		agent: agent.New(st, ch.models, box, approver{ch}, append([]agent.Option{agent.WithLogger(a.core.log),
+			agent.WithTrust(tools.NewTrust(st)), agent.WithAuditLog(mcp.NewAuditLog(st))}, ch.options...)...),
 		sampler: sampling.New(ch.models, st, ch.modelIDs),
 	}
 	ch.catalog.Attach(st, func(provider string) { a.core.events.emit(EventModelsChanged, provider) })

@@ -318,6 +318,13 @@ type ApprovalDTO struct {
 	// ReadOnlyHint is set when the tool's server claims the tool only
 	// reads: the dialog says the claim is the server's, not Maestro's.
 	ReadOnlyHint bool `json:"readOnlyHint,omitempty"`
+	// Hints are the tool's annotations (the server's claims), shown as
+	// badges; Destructive says the protocol reads them as "may destroy".
+	Hints       *chat.ToolHints `json:"hints,omitempty"`
+	Destructive bool            `json:"destructive,omitempty"`
+	// Change is set when the tool's definition changed since the user
+	// allowed it: the dialog asks again and shows the diff.
+	Change *chat.DefinitionChange `json:"change,omitempty"`
 }
 
 // SavedDTO is message:saved.

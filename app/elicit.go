@@ -36,10 +36,7 @@ type elicitor struct{ c *Connectors }
 // Elicit emits elicitation:needed and waits for AnswerElicitation or for
 // ctx (the call's timeout).
 func (e elicitor) Elicit(ctx context.Context, req mcp.ElicitationRequest) (mcp.ElicitationAnswer, error) {
-	dto := ElicitationDTO{
-		SessionID: req.SessionID, Connector: cmpOr(req.ConnectorName, req.ConnectorID),
-		Message: req.Message, Mode: req.Mode, URL: req.URL,
-	}
+	dto := elicitationDTO(req, phaseConsent)
 	var form mcp.Form
 	if req.Mode != mcp.ElicitURL {
 		dto.Mode = mcp.ElicitForm
@@ -76,6 +73,49 @@ func (e elicitor) Elicit(ctx context.Context, req mcp.ElicitationRequest) (mcp.E
 			e.c.core.events.emit(EventElicitationClosed, ElicitationClosedDTO{RequestID: id, Reason: withdrawnReason(ctx)})
 			return mcp.ElicitationAnswer{Action: mcp.ActionCancel}, ctx.Err()
 		}
+	}
+}
+
+// The phases of a URL elicitation (ElicitationDTO.Phase).
+const (
+	phaseConsent = "consent"
+	phaseWaiting = "waiting"
+)
+
+func elicitationDTO(req mcp.ElicitationRequest, phase string) ElicitationDTO {
+	dto := ElicitationDTO{
+		SessionID: req.SessionID, Connector: cmpOr(req.ConnectorName, req.ConnectorID),
+		Message: req.Message, Mode: req.Mode, URL: req.URL,
+	}
+	if req.Mode == mcp.ElicitURL {
+		dto.Server, dto.Domain, dto.Punycode, dto.Phase = req.Server, req.Domain, req.Punycode, phase
+	}
+	return dto
+}
+
+// WaitURL implements mcp.URLWaiter: once the page is open, the user is
+// asked again, in the waiting phase, to Continue (accept) or Cancel when
+// done there; the server saying it is complete (done) ends the wait as
+// Continue.
+func (e elicitor) WaitURL(ctx context.Context, req mcp.ElicitationRequest, done <-chan struct{}) (string, error) {
+	dto := elicitationDTO(req, phaseWaiting)
+	id, answers, finish := e.c.elicits.ask()
+	defer finish()
+	dto.RequestID = id
+	e.c.core.events.emit(EventElicitation, dto)
+	select {
+	case a := <-answers:
+		a.result <- nil
+		if a.answer.Action == mcp.ActionAccept {
+			return mcp.ActionAccept, nil
+		}
+		return mcp.ActionCancel, nil
+	case <-done:
+		e.c.core.events.emit(EventElicitationClosed, ElicitationClosedDTO{RequestID: id, Reason: "the server says you are done"})
+		return mcp.ActionAccept, nil
+	case <-ctx.Done():
+		e.c.core.events.emit(EventElicitationClosed, ElicitationClosedDTO{RequestID: id, Reason: withdrawnReason(ctx)})
+		return mcp.ActionCancel, ctx.Err()
 	}
 }
 

@@ -173,6 +173,12 @@ func TestURLElicitationOpensThroughRuntime(t *testing.T) {
 	if err := a.Connectors.AnswerElicitation(req.RequestID, "accept", ""); err != nil {
 		t.Fatal(err)
 	}
+	// A 2026-07-28 server learns of completion by a retry: Maestro waits
+	// for the user's Continue.
+	wait := a.ev.wait(t, EventElicitation, func(p any) bool { return p.(ElicitationDTO).Phase == phaseWaiting }).(ElicitationDTO)
+	if err := a.Connectors.AnswerElicitation(wait.RequestID, "accept", ""); err != nil {
+		t.Fatal(err)
+	}
 	done := runTool(t, a, sid, sent.RunID)
 	if done.Result == nil || !strings.Contains(done.Result.Data, "action=accept") {
 		t.Errorf("tool result = %+v", done.Result)

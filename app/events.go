@@ -111,6 +111,7 @@ var Events = []EventInfo{
 	{EventConnectorState, ConnectorDTO{}, "connectors"},
 	{EventConnectorLog, ConnectorLogDTO{}, "connectors"},
 	{EventToolsChanged, ToolsChangedDTO{}, "connectors"},
+	{EventTaskChanged, TaskDTO{}, "connectors"},
 	{EventElicitation, ElicitationDTO{}, "mcpRequests"},
 	{EventElicitationClosed, ElicitationClosedDTO{}, "mcpRequests"},
 	{EventSampling, SamplingDTO{}, "mcpRequests"},

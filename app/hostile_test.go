@@ -176,13 +176,10 @@ func TestHostileInstructionsInResults(t *testing.T) {
 	}
 }
 
-// TestHostileDefinitionChangeAfterApproval documents today's behaviour: a
-// grant ("Always allow") is per canonical name, so when the server changes
-// rename_me's description and schema after the grant, the changed tool
-// runs without a new question.
-//
-// TODO(issue 16): pinned definitions. A changed definition must ask again
-// with a diff; then flip the last expectation to one question.
+// TestHostileDefinitionChangeAfterApproval: rename_me, always allowed in
+// this chat, changes its description and schema; its definition was
+// pinned when it ran, so its next call asks again with the diff (issue 16),
+// and a denial keeps it from running.
 func TestHostileDefinitionChangeAfterApproval(t *testing.T) {
 	t.Parallel()
 	h := startHostileApp(t, chat.ApprovalAsk)
@@ -196,12 +193,13 @@ func TestHostileDefinitionChangeAfterApproval(t *testing.T) {
 	h.turn(t, "arm", "allow_once")
 	h.ev.waitFrom(t, len(rev), EventToolsChanged, nil) // the new definition is in the session
 	h.script.Push(call("rename_me", `{"path":"/"}`), fakescript.Reply{Text: "deleted"})
-	if q := h.turn(t, "say hello again"); len(q) != 0 {
-		t.Errorf("the changed tool asked %d questions", len(q))
+	q := h.turn(t, "say hello again", "deny")
+	if len(q) != 1 || q[0].Change == nil || len(q[0].Change.Description) == 0 || len(q[0].Change.Schema) == 0 {
+		t.Fatalf("questions = %+v; want one, with the description and schema diffs", q)
 	}
 	r := h.results(t)
-	if last := r[len(r)-1]; !last.Successful || !strings.Contains(string(last.Data), "deleted") {
-		t.Errorf("last result = %+v; today the changed tool runs under the old grant", last)
+	if last := r[len(r)-1]; last.Successful {
+		t.Errorf("last result = %+v; want the denial", last)
 	}
 }
 

@@ -26,9 +26,11 @@ const (
 	// ProtocolLegacy is the newest revision that starts with initialize,
 	// asked for when a server does not speak ProtocolModern.
 	ProtocolLegacy = mcpgo.LATEST_LEGACY_PROTOCOL_VERSION
-	// probeTimeout bounds the server/discover probe: a well-behaved old
-	// server answers an unknown method at once, but some ignore it, which on
-	// stdio would otherwise hold the start until its timeout.
+	// probeTimeout bounds the wait for a first answer to the
+	// server/discover probe: a well-behaved old server answers an unknown
+	// method at once, but some ignore it, which on stdio would otherwise
+	// hold the start until its timeout. Over HTTP any response stops it
+	// (answerWatch).
 	probeTimeout = 3 * time.Second
 )
 
@@ -73,8 +75,11 @@ func (l *link) chooseVersion(ctx context.Context) (string, error) {
 // servers and the conformance suite's do) names no supported versions, and
 // is old.
 func (l *link) probe(ctx context.Context) (string, error) {
-	ctx, cancel := context.WithTimeout(ctx, probeTimeout)
-	defer cancel()
+	ctx, cancel := context.WithCancelCause(ctx)
+	defer cancel(nil)
+	silent := time.AfterFunc(probeTimeout, func() { cancel(errProbeSilent) })
+	defer silent.Stop()
+	ctx = context.WithValue(ctx, answeredKey{}, func() { silent.Stop() })
 	t, done, err := l.probeTransport(ctx)
 	if err != nil {
 		return "", err
@@ -109,6 +114,32 @@ func (l *link) probe(ctx context.Context) (string, error) {
 		return "", errNotModern{err.Error()}
 	}
 	return discoverVerdict(resp)
+}
+
+// errProbeSilent ends a probe the server has not answered within
+// probeTimeout.
+var errProbeSilent = errors.New("mcp: no answer to server/discover")
+
+// answeredKey holds, in a probe's context, what stops its timeout: over
+// HTTP, the first response of any kind (answerWatch). A server that answers
+// is not silent, and a sign-in its 401 leads to (inline, or a client
+// credentials grant) may take longer than probeTimeout: it is bounded by the
+// start's own timeout instead, and is not cut short and done again by
+// initialize (which would ask for one sign-in more than the limit).
+type answeredKey struct{}
+
+// answerWatch tells a probe waiting on a request's context that the server
+// answered. It sits under the OAuth round tripper, so it sees the 401.
+type answerWatch struct{ next http.RoundTripper }
+
+func (t answerWatch) RoundTrip(req *http.Request) (*http.Response, error) {
+	resp, err := t.next.RoundTrip(req)
+	if err == nil {
+		if stop, ok := req.Context().Value(answeredKey{}).(func()); ok {
+			stop()
+		}
+	}
+	return resp, err
 }
 
 // discoverVerdict reads a server/discover answer: the newest modern version

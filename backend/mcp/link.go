@@ -215,7 +215,7 @@ func (l *link) transport(ctx context.Context) (transport.Interface, error) {
 			TLSHandshakeTimeout:   10 * time.Second,
 			ExpectContinueTimeout: time.Second,
 		}
-		var rt http.RoundTripper = l.http
+		var rt http.RoundTripper = answerWatch{next: l.http}
 		if cfg.OAuth != nil {
 			rt = l.r.oauth.roundTripper(rt, cfg)
 		}

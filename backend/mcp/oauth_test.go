@@ -16,6 +16,7 @@ import (
 	"sync"
 	"sync/atomic"
 	"testing"
+	"time"
 
 	mcpgo "github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
@@ -324,3 +325,36 @@ func readAll(r *http.Request) (string, error) {
 }
 
 func ioNopCloser(s string) io.ReadCloser { return io.NopCloser(strings.NewReader(s)) }
+
+// slowAuthorizer signs in like testAuthorizer, taking longer than the
+// server/discover probe may wait for a silent server.
+type slowAuthorizer struct{ testAuthorizer }
+
+func (z *slowAuthorizer) Authorize(ctx context.Context, id string, authURL func(string) (string, error)) (url.Values, error) {
+	code, err := z.testAuthorizer.Authorize(ctx, id, authURL)
+	select {
+	case <-time.After(probeTimeout + 300*time.Millisecond): // the user takes their time in the browser
+		return code, err
+	case <-ctx.Done():
+		return nil, ctx.Err()
+	}
+}
+
+// TestOAuthSignInDuringTheProbe: a server that answers server/discover with
+// a 401 is not silent, so a sign-in slower than the probe's timeout is not
+// cut short and done again by initialize: the connector signs in once (the
+// conformance suite's scope-retry-limit counted a fourth sign-in on a
+// loaded machine, docs/CONFORMANCE.md).
+func TestOAuthSignInDuringTheProbe(t *testing.T) {
+	t.Parallel()
+	as := newAuthServer(t)
+	z := &slowAuthorizer{}
+	h := newHarness(t, WithAuthorizer(z, true))
+	c := h.add(Connector{Name: "Secured", Transport: TransportHTTP, URL: as.URL + "/mcp", OAuth: &OAuthConfig{}})
+	if st := h.settle(c.ID); st.State != StateReady {
+		t.Fatalf("status = %+v", st)
+	}
+	if n := z.n.Load(); n != 1 {
+		t.Errorf("sign-ins = %d, want 1", n)
+	}
+}

@@ -67,8 +67,13 @@ func (t *Toolbox) Overlay(ctx context.Context, sessionID, provider string, used 
 			}
 			info := agent.ToolInfo{Canonical: e.Canonical, Server: e.Server, Builtin: e.Builtin, ReadOnlyHint: e.ReadOnlyHint()}
 			if !e.Builtin {
+				// The definition the user's pins are compared with, and the
+				// connector's approval policy (docs/SECURITY.md).
+				info.Definition = tools.DefinitionOf(e)
 				if cfg, err := t.servers.Connector(e.ConnectorID); err == nil {
 					info.TrustReadOnly = cfg.TrustReadOnlyHints
+					info.Policy = cfg.Approval
+					info.ConnectorName = cfg.DisplayName()
 				}
 			}
 			return info, true

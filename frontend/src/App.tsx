@@ -3,6 +3,7 @@ import {AboutDialog} from './components/AboutDialog'
 import {ChatPane} from './components/ChatPane'
 import {DialogHost} from './components/dialogs/DialogHost'
 import {syncDialogs} from './stores/dialogs'
+import {syncTasks} from './stores/tasks'
 import {AccountsPage} from './components/pages/AccountsPage'
 import {ConnectorsPage} from './components/pages/ConnectorsPage'
 import {SettingsPage} from './components/pages/SettingsPage'
@@ -37,6 +38,7 @@ function Shell() {
   useEffect(() => syncAccounts(), [])
   useEffect(() => syncRuns(), [])
   useEffect(() => syncDialogs(), [])
+  useEffect(() => syncTasks(), [])
   useEffect(() => {
     void useModels.getState().load()
   }, [])

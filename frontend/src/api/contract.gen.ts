@@ -59,7 +59,7 @@ export const DeltaKindValues = ['text', 'reasoning'] as const
 export type DeltaKind = (typeof DeltaKindValues)[number]
 
 /** An answer to approval:needed (Chat.AnswerApproval). */
-export const ApprovalDecisionValues = ['allow_once', 'always_allow', 'deny'] as const
+export const ApprovalDecisionValues = ['allow_once', 'always_allow', 'always_allow_all_chats', 'deny'] as const
 export type ApprovalDecision = (typeof ApprovalDecisionValues)[number]
 
 /** A format of Sessions.Export. */
@@ -113,6 +113,26 @@ export interface ApprovalDTO {
    * reads: the dialog says the claim is the server's, not Maestro's.
    */
   readOnlyHint?: boolean
+  /**
+   * Hints are the tool's annotations (the server's claims), shown as
+   * badges; Destructive says the protocol reads them as "may destroy".
+   */
+  hints?: ToolHints
+  destructive?: boolean
+  /**
+   * Change is set when the tool's definition changed since the user
+   * allowed it: the dialog asks again and shows the diff.
+   */
+  change?: DefinitionChange
+}
+
+export interface Attachment {
+  type: string
+  mimeType?: string
+  data?: string
+  uri?: string
+  text?: string
+  name?: string
 }
 
 /** AttachmentDTO is an image, audio clip or resource of a tool result. */
@@ -123,6 +143,22 @@ export interface AttachmentDTO {
   uri?: string
   text?: string
   name?: string
+}
+
+export interface AuditRecord {
+  time: string
+  sessionId: string
+  connectorId: string
+  connector: string
+  tool: string
+  callId: string
+  arguments?: unknown
+  approvedBy: string
+  how: string
+  definitionHash?: string
+  outcome: string
+  error?: string
+  durationMs: number
 }
 
 /**
@@ -193,6 +229,13 @@ export interface ConnectorDTO {
    * bound call's answer never overwrites a newer connector:state event.
    */
   version: number
+  /**
+   * Approval is the connector's approval policy (ask, read_only, all;
+   * "" before one was set: ask, or read_only with TrustReadOnlyHints).
+   */
+  approval?: string
+  /** Icons are the server's own, data: and https: only (tools.SafeIcons). */
+  icons?: Icon[]
 }
 
 /**
@@ -239,11 +282,25 @@ export interface ConnectorLogDTO {
   line: LogLineDTO
 }
 
+export interface DefinitionChange {
+  connectorId: string
+  tool: string
+  allowedAt: string
+  description?: DiffLine[]
+  schema?: DiffLine[]
+  annotations?: DiffLine[]
+}
+
 /** DeltaDTO is a batch of streamed text for one run. */
 export interface DeltaDTO {
   runId: string
   /** Kind is "text" or "reasoning". */
   kind: DeltaKind
+  text: string
+}
+
+export interface DiffLine {
+  op: string
   text: string
 }
 
@@ -265,6 +322,17 @@ export interface ElicitationDTO {
   /** Schema is the flat form (mcp.Form) as JSON text, for mode "form". */
   schema?: string
   url?: string
+  /**
+   * For mode "url": the server's own name and version, the URL's domain
+   * and whether a label of it is Punycode (a look-alike can hide
+   * there), shown before the user consents; Phase is "consent", or
+   * "waiting" once the page is open and Maestro waits for the user's
+   * Continue (2026-07-28 servers learn of completion by a retry).
+   */
+  server?: string
+  domain?: string
+  punycode?: boolean
+  phase?: string
 }
 
 /** ErrorDTO is how an error reaches JavaScript: the rejected promise's value. */
@@ -336,6 +404,19 @@ export interface FinishedDTO {
 export interface Form {
   title?: string
   fields: Field[]
+}
+
+export interface Grant {
+  connectorId: string
+  tool: string
+  grantedAt: string
+}
+
+export interface Icon {
+  src: string
+  mimeType?: string
+  sizes?: string[]
+  theme?: string
 }
 
 /** ImportEntryDTO is what happened to one server of an imported file. */
@@ -704,6 +785,40 @@ export interface StepDTO {
   toolCount: number
 }
 
+/**
+ * Task is one tool call running as an MCP task, as the UI shows it (the
+ * job card, the connector's task list) and the store keeps it.
+ */
+export interface Task {
+  /** the server's taskId */
+  id: string
+  connectorId: string
+  /** Tool is the MCP tool name; Canonical the session's name for it. */
+  tool: string
+  canonical?: string
+  /** SessionID and CallID name the chat's tool call that started it. */
+  sessionId?: string
+  callId?: string
+  status: string
+  /** Message is the server's status message (or why the task is lost). */
+  message?: string
+  /**
+   * Result is the envelope of a task that ended while no call waited
+   * for it (it was followed again after a restart).
+   */
+  result?: ToolResult
+  /**
+   * Protocol and Session: the era the task was created in, and for the
+   * old era over HTTP the session it lives in (the server knows the task
+   * only there), so that it can be followed again after a restart.
+   */
+  protocol?: string
+  session?: string
+  pollMs?: number
+  createdAt: string
+  updatedAt: string
+}
+
 /** TestResultDTO is what "Test connection" found. */
 export interface TestResultDTO {
   /** OK is true when the server started and listed its tools. */
@@ -740,6 +855,27 @@ export interface ToolEventDTO {
   level?: string
   text?: string
   result?: ToolResultDTO
+  durationMs?: number
+}
+
+export interface ToolHints {
+  title?: string
+  readOnlyHint?: boolean
+  destructiveHint?: boolean
+  idempotentHint?: boolean
+  openWorldHint?: boolean
+}
+
+export interface ToolResult {
+  callId: string
+  name: string
+  successful: boolean
+  data?: unknown
+  error?: string
+  attachments?: Attachment[]
+  truncated?: boolean
+  size?: number
+  raw?: unknown
   durationMs?: number
 }
 
@@ -965,11 +1101,15 @@ export interface ConnectorsService {
   AnswerElicitation(requestID: string, answer: ElicitationAction, contentJSON: string): Promise<void>
   /** AnswerSampling approves or denies a pending sampling request. */
   AnswerSampling(requestID: string, approve: boolean): Promise<void>
+  /** Audit returns a connector's audit log, oldest first (secrets redacted). */
+  Audit(id: string): Promise<AuditRecord[]>
   /**
    * CancelSignIn stops a connector's sign-in that is waiting for the
    * browser.
    */
   CancelSignIn(id: string): Promise<void>
+  /** CancelTask asks a connector's server to cancel one of its tasks. */
+  CancelTask(id: string, taskID: string): Promise<void>
   /**
    * Delete stops a connector and deletes it with its secrets and tokens;
    * its tools leave every session.
@@ -982,6 +1122,13 @@ export interface ConnectorsService {
    * returns how many connectors were written.
    */
   Export(path: string): Promise<number>
+  /**
+   * ExportAudit asks where to save a connector's audit log and writes it
+   * there as JSON Lines; "" when the user cancelled.
+   */
+  ExportAudit(id: string): Promise<string>
+  /** Grants lists the tools of a connector allowed in every chat. */
+  Grants(id: string): Promise<Grant[]>
   /**
    * Import adds the servers of a Claude Desktop style mcpServers
    * file. Each entry is reported as imported or skipped with the reason.
@@ -1005,6 +1152,8 @@ export interface ConnectorsService {
   PickImportFile(): Promise<string>
   /** Restart stops and starts a connector now. */
   Restart(id: string): Promise<void>
+  /** RevokeGrant removes a tool's grant for every chat: its next call asks. */
+  RevokeGrant(id: string, tool: string): Promise<void>
   /**
    * Save adds a connector (in.ID empty) or replaces one's settings, and
    * (re)starts it. Env and header values go to the keychain; a row with Keep
@@ -1018,10 +1167,21 @@ export interface ConnectorsService {
    */
   SessionTools(sessionID: string): Promise<SessionToolsDTO>
   /**
+   * SetApproval sets how a connector's tool calls are approved in every chat
+   * that does not set its own: ask, read_only or all. The connector restarts
+   * with its new config.
+   */
+  SetApproval(id: string, policy: string): Promise<ConnectorDTO>
+  /**
    * SetEnabled turns a connector on or off everywhere: a connector that is
    * off is not started and its tools are in no session.
    */
   SetEnabled(id: string, on: boolean): Promise<ConnectorDTO>
+  /**
+   * SetSessionApproval overrides a connector's approval policy in one chat;
+   * "" follows the connector's again.
+   */
+  SetSessionApproval(sessionID: string, connectorID: string, policy: string): Promise<void>
   /**
    * SetSessionConnector turns a connector's tools on or off in a session and
    * returns the session's tools revision. The next request uses the new
@@ -1054,6 +1214,11 @@ export interface ConnectorsService {
    * known prefix), for the form to offer to keep them in the keychain.
    */
   SuggestSecretArgs(args: string[]): Promise<number[]>
+  /**
+   * Tasks lists a connector's tasks, running and the latest ended, newest
+   * first.
+   */
+  Tasks(id: string): Promise<Task[]>
   /**
    * Test starts the server of a connector form on its own (nothing is
    * saved), lists its tools and stops it: the form's "Test connection"
@@ -1238,6 +1403,8 @@ export const EventConnectorLog = 'connector:log'
  */
 export const EventToolsChanged = 'tools:changed'
 
+export const EventTaskChanged = 'task:changed'
+
 /**
  * EventElicitation: a connector asks the user for input (a form) or
  * for consent to open a URL.
@@ -1287,6 +1454,7 @@ export interface EventPayloads {
   [EventConnectorState]: ConnectorDTO
   [EventConnectorLog]: ConnectorLogDTO
   [EventToolsChanged]: ToolsChangedDTO
+  [EventTaskChanged]: Task
   [EventElicitation]: ElicitationDTO
   [EventElicitationClosed]: ElicitationClosedDTO
   [EventSampling]: SamplingDTO
@@ -1306,7 +1474,7 @@ export const ACCOUNTS_EVENTS = [EventAuthLogin] as const
 export const CHAT_EVENTS = [EventRunStarted, EventRunStep, EventChatDelta, EventRunRetrying, EventToolStarted, EventToolArgs, EventApproval, EventToolRunning, EventToolProgress, EventToolLog, EventToolFinished, EventMessageSaved, EventRunFinished, EventModelsChanged] as const
 
 /** The connectors events. */
-export const CONNECTORS_EVENTS = [EventConnectorState, EventConnectorLog, EventToolsChanged] as const
+export const CONNECTORS_EVENTS = [EventConnectorState, EventConnectorLog, EventToolsChanged, EventTaskChanged] as const
 
 /** The mcpRequests events. */
 export const MCP_REQUESTS_EVENTS = [EventElicitation, EventElicitationClosed, EventSampling, EventSamplingResult] as const

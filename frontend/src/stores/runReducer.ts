@@ -182,7 +182,7 @@ export function reduceRunEvent(s: RunsData, ev: RunEvent, now: number = Date.now
     }
     case 'approval:needed': {
       const e = ev.payload
-      const next = patchTool(ensureTool(s, e), e.callId, (t) => ({status: 'pending', args: e.arguments || t.args}))
+      const next = patchTool(ensureTool(s, e), e.callId, (t) => ({status: 'pending', args: e.arguments || t.args, hints: e.hints ?? t.hints}))
       if (next.requests.some((r) => r.requestId === e.requestId)) return next
       const sessionId = s.runs[e.runId]?.sessionId ?? ''
       const req: ApprovalRequest = {kind: 'approval', sessionId, ...e, arguments: e.arguments ?? ''}

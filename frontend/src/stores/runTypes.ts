@@ -3,6 +3,7 @@
 import type {ErrorKind} from '../api/errors'
 import type {ToolResult} from '../api/types'
 import type {ToolStatus} from '../lib/toolCards'
+import type {DefinitionChange, ToolHints} from '../lib/trust'
 
 export interface LogLine {
   level: string
@@ -25,6 +26,8 @@ export interface ToolLive {
   durationMs?: number
   /** Unix ms when it started running (for the elapsed time). */
   startedAt?: number
+  /** The tool's annotations, as the approval request carried them. */
+  hints?: ToolHints
 }
 
 export interface RunDraft {
@@ -58,6 +61,11 @@ export interface ApprovalRequest {
   arguments: string
   /** The server claims the tool only reads. */
   readOnlyHint?: boolean
+  /** The tool's annotations (the server's claims), and whether the protocol reads them as "may destroy". */
+  hints?: ToolHints
+  destructive?: boolean
+  /** Set when the tool's definition changed since the user allowed it: the dialog asks again with the diff. */
+  change?: DefinitionChange
 }
 
 export type PendingRequest = ApprovalRequest

@@ -9,14 +9,19 @@
 // stdin and stdout carry MCP; the control endpoints listen on -control:
 //
 //	GET    /tools          the current tool names, as a JSON array
-//	POST   /tools          {"name":"x","description":"…","readOnly":true} adds or replaces a tool
+//	POST   /tools          {"name":"x","description":"…","readOnly":true,"ask":"…"} adds or replaces a tool
 //	DELETE /tools/{name}   removes a tool
 //	GET    /calls          the calls served so far: [{"name":…,"arguments":{…}}]
 //
 // Every tool takes an optional string "text" and answers
 // "<name> ran with <arguments as JSON>", so a test can find its result in
 // the next model request. Tools are read-only unless added with
-// "readOnly": false. When the control port is busy (the app restarted the
+// "readOnly": false. A tool added with "ask" first asks the user that
+// question (a form with one text field, "answer") as a Multi Round-Trip
+// request: a 2026-07-28 client gets an input_required result and calls
+// again with the answer, a 2025-11-25 client gets mcp-go's
+// elicitation/create; the result then ends with "; answered <answer>" (or
+// "; <action>" when the user declined). When the control port is busy (the app restarted the
 // server while the previous process still held it) the server retries for a
 // few seconds, then serves MCP without control. Logs go to stderr, which
 // the app shows in the connector's log.
@@ -72,6 +77,8 @@ type toolSpec struct {
 	Description string `json:"description,omitempty"`
 	// ReadOnly defaults to true.
 	ReadOnly *bool `json:"readOnly,omitempty"`
+	// Ask is a question put to the user before the tool answers.
+	Ask string `json:"ask,omitempty"`
 }
 
 type call struct {
@@ -102,8 +109,16 @@ func (s *testServer) add(spec toolSpec) {
 	tool := mcpgo.NewTool(spec.Name, mcpgo.WithDescription(desc),
 		mcpgo.WithString("text", mcpgo.Description("Anything; it is echoed back.")),
 		mcpgo.WithReadOnlyHintAnnotation(ro), mcpgo.WithDestructiveHintAnnotation(false))
-	name := spec.Name
+	name, ask := spec.Name, spec.Ask
 	s.mcp.AddTool(tool, func(ctx context.Context, req mcpgo.CallToolRequest) (*mcpgo.CallToolResult, error) {
+		answered := ""
+		if ask != "" {
+			if len(req.Params.InputResponses) == 0 {
+				return server.NewInputRequestBuilder(askState).Elicit("ask", mcpgo.ElicitationParams{
+					Message: ask, RequestedSchema: askSchema}).ToolResult(), nil
+			}
+			answered = answerText(req.Params.InputResponses)
+		}
 		args := req.GetArguments()
 		s.mu.Lock()
 		s.calls = append(s.calls, call{Name: name, Arguments: args})
@@ -112,13 +127,35 @@ func (s *testServer) add(spec toolSpec) {
 		if err != nil {
 			return nil, fmt.Errorf("encode arguments: %w", err)
 		}
-		return mcpgo.NewToolResultText(name + " ran with " + string(b)), nil
+		return mcpgo.NewToolResultText(name + " ran with " + string(b) + answered), nil
 	})
 	s.mu.Lock()
 	if !slices.Contains(s.names, name) {
 		s.names = append(s.names, name)
 	}
 	s.mu.Unlock()
+}
+
+// askState is the requestState of a tool's question; askSchema its form.
+const askState = "ask-1"
+
+var askSchema = map[string]any{
+	"type":       "object",
+	"properties": map[string]any{"answer": map[string]any{"type": "string", "title": "Answer"}},
+	"required":   []string{"answer"},
+}
+
+// answerText words the user's answer to a tool's question for its result.
+func answerText(in mcpgo.InputResponses) string {
+	res := server.ElicitationResponse(in, "ask")
+	switch {
+	case res == nil:
+		return "; no answer"
+	case res.Action != mcpgo.ElicitationResponseActionAccept:
+		return "; " + string(res.Action)
+	}
+	content, _ := res.Content.(map[string]any)
+	return fmt.Sprintf("; answered %v", content["answer"])
 }
 
 func (s *testServer) remove(name string) bool {

@@ -107,3 +107,70 @@ func TestControlChangesTheToolList(t *testing.T) {
 		t.Errorf("calls = %+v (%v), want one call to alerts", calls, err)
 	}
 }
+
+type answerer struct {
+	action mcpgo.ElicitationResponseAction
+}
+
+func (a answerer) Elicit(_ context.Context, req mcpgo.ElicitationRequest) (*mcpgo.ElicitationResult, error) {
+	res := &mcpgo.ElicitationResult{ElicitationResponse: mcpgo.ElicitationResponse{Action: a.action}}
+	if a.action == mcpgo.ElicitationResponseActionAccept {
+		res.Content = map[string]any{"answer": "Oslo, " + req.Params.Message}
+	}
+	return res, nil
+}
+
+// A tool added with a question asks it before answering, in both eras: a
+// 2026-07-28 client answers the input_required result and calls again; a
+// 2025-11-25 client answers mcp-go's elicitation/create.
+func TestToolThatAsks(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		name    string
+		version string
+		action  mcpgo.ElicitationResponseAction
+		want    string
+	}{
+		{"2026-07-28", "", mcpgo.ElicitationResponseActionAccept, `ask ran with {"text":"x"}; answered Oslo, Which city?`},
+		{"2025-11-25", mcpgo.LATEST_LEGACY_PROTOCOL_VERSION, mcpgo.ElicitationResponseActionAccept, `ask ran with {"text":"x"}; answered Oslo, Which city?`},
+		{"declined", "", mcpgo.ElicitationResponseActionDecline, `ask ran with {"text":"x"}; decline`},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+			defer cancel()
+			s := newServer()
+			s.add(toolSpec{Name: "ask", Ask: "Which city?"})
+			c, err := client.NewInProcessClientWithOptions(s.mcp, client.WithElicitationHandler(answerer{tc.action}),
+				client.WithProtocolVersion(tc.version))
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer c.Close()
+			if err := c.Start(ctx); err != nil {
+				t.Fatal(err)
+			}
+			init, err := c.Initialize(ctx, mcpgo.InitializeRequest{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if want := negotiated(tc.version); init.ProtocolVersion != want {
+				t.Errorf("protocol = %s, want %s", init.ProtocolVersion, want)
+			}
+			res, err := c.CallTool(ctx, mcpgo.CallToolRequest{Params: mcpgo.CallToolParams{Name: "ask", Arguments: map[string]any{"text": "x"}}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := res.Content[0].(mcpgo.TextContent).Text; got != tc.want {
+				t.Errorf("result = %q; want %q", got, tc.want)
+			}
+		})
+	}
+}
+
+func negotiated(pinned string) string {
+	if pinned == "" {
+		return mcpgo.ProtocolVersion20260728
+	}
+	return pinned
+}

@@ -260,6 +260,7 @@ describe('approval dialog', () => {
 
     await ask(backend, runId, 'q2')
     await user.click(screen.getByTestId('approval-always'))
+    await user.click(screen.getByTestId('approval-always-chat'))
     expect(backend.Chat.AnswerApproval).toHaveBeenLastCalledWith('q2', 'always_allow')
 
     await ask(backend, runId, 'q3')

@@ -12,6 +12,8 @@ import {ValueView} from './ValueView'
 import {ToolResultView} from './ToolResultView'
 import {ToolSection} from './ToolSection'
 import {ToolName} from '../tools/ToolName'
+import {AnnotationBadges, JobCard} from '../trust'
+import {taskOfCall, useTasks} from '../../stores/tasks'
 
 const STATUS_ICON: Record<ToolStatus, LucideIcon> = {
   preparing: LoaderCircle,
@@ -52,6 +54,7 @@ interface Props {
  */
 export function ToolCard({callId, part, result, pendingStatus = 'stopped'}: Props) {
   const live = useRuns((s) => s.tools[callId])
+  const task = useTasks((s) => taskOfCall(s, callId))
   const view: CardView = live
     ? {...live, result: live.result ?? result, durationMs: live.durationMs ?? result?.durationMs}
     : {
@@ -90,6 +93,7 @@ export function ToolCard({callId, part, result, pendingStatus = 'stopped'}: Prop
               {server}
             </span>
           )}
+          <AnnotationBadges hints={live?.hints} className="tool-hints" />
         </span>
         <span className={`tool-status tool-status-${view.status}`} data-testid="tool-status">
           <Icon size={12} className={active && view.status !== 'pending' ? 'spin' : undefined} aria-hidden="true" />
@@ -104,8 +108,11 @@ export function ToolCard({callId, part, result, pendingStatus = 'stopped'}: Prop
         </span>
         <ChevronDown size={14} className="tool-chevron" aria-hidden="true" />
       </button>
-      {view.status === 'running' && view.progress && <ToolProgress {...view.progress} />}
-      {view.status === 'running' && !view.progress && (
+      {task && (
+        <JobCard task={task} compact onCancel={() => useTasks.getState().cancel(task.connectorId, task.id)} />
+      )}
+      {view.status === 'running' && view.progress && !task && <ToolProgress {...view.progress} />}
+      {view.status === 'running' && !view.progress && !task && (
         <div className="tool-progress" data-testid="tool-progress" data-determinate="false">
           <div className="progress-track is-indeterminate" role="progressbar" aria-label="Running">
             <div className="progress-fill" />

@@ -14,6 +14,8 @@ function formatBytes(n: number): string {
   return n < 1024 ? `${n} characters` : `${(n / 1024).toFixed(n < 10 * 1024 ? 1 : 0)} KB`
 }
 import {ToolName} from '../tools/ToolName'
+import {AlwaysAllow, AnnotationBadges, DefinitionDiff} from '../trust'
+import type {ApprovalDecision} from '../../api/types'
 import {Modal} from './Modal'
 
 interface Props {
@@ -30,7 +32,7 @@ export function ApprovalDialog({request, queued}: Props) {
     request.sessionId && request.sessionId !== s.activeId ? s.sessions.find((x) => x.id === request.sessionId)?.title : undefined,
   )
   const {tool, server} = splitToolName(request.name, request.server || undefined)
-  const decide = (d: 'allow_once' | 'always_allow' | 'deny') => void answer(request.requestId, d)
+  const decide = (d: ApprovalDecision) => void answer(request.requestId, d)
 
   return (
     <Modal
@@ -45,7 +47,8 @@ export function ApprovalDialog({request, queued}: Props) {
             <ShieldCheck size={18} />
           </span>
           <span>
-            Allow <ToolName name={tool} className="approval-tool" />?
+            Allow <ToolName name={tool} className="approval-tool" />
+            {request.change ? ' again' : ''}?
           </span>
         </span>
       }
@@ -75,6 +78,8 @@ export function ApprovalDialog({request, queued}: Props) {
           )}
           .
         </p>
+        <AnnotationBadges hints={request.hints} presumeDestructive={request.destructive} className="approval-hints" />
+        {request.change && <DefinitionDiff change={request.change} />}
         {request.readOnlyHint && (
           <p className="approval-claim" data-testid="approval-readonly-claim">
             <Eye size={14} aria-hidden="true" />
@@ -106,9 +111,7 @@ export function ApprovalDialog({request, queued}: Props) {
           Deny
           <kbd className="btn-kbd" aria-hidden="true">Esc</kbd>
         </button>
-        <button type="button" className="btn btn-secondary" data-testid="approval-always" onClick={() => decide('always_allow')}>
-          Always allow in this chat
-        </button>
+        <AlwaysAllow tool={tool} onAllow={(scope) => decide(scope === 'chat' ? 'always_allow' : 'always_allow_all_chats')} />
         <button
           ref={allowRef}
           type="button"

@@ -3,6 +3,7 @@ import {useRuns} from '../../stores/runs'
 import {ApprovalDialog} from './ApprovalDialog'
 import {ElicitationDialog} from './ElicitationDialog'
 import {SamplingDialog} from './SamplingDialog'
+import {UrlElicitationDialog} from './UrlElicitationDialog'
 
 /**
  * Shows the oldest request waiting on the user, one at a time: tool
@@ -27,6 +28,7 @@ export function DialogHost() {
   if (!mcpRequest) return null
   switch (mcpRequest.kind) {
     case 'elicitation':
+      if (mcpRequest.mode === 'url') return <UrlElicitationDialog key={mcpRequest.requestId} request={mcpRequest} />
       return <ElicitationDialog key={mcpRequest.requestId} request={mcpRequest} queued={queued} />
     case 'sampling':
       return <SamplingDialog key={mcpRequest.requestId} request={mcpRequest} queued={queued} />

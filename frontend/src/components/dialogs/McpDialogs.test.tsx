@@ -162,14 +162,28 @@ describe('ElicitationDialog', () => {
     expect(answerElicitation).not.toHaveBeenCalled()
   })
 
-  it('asks consent for a URL; Open accepts', async () => {
+  it('asks consent for a URL with its domain first; Open accepts', async () => {
     const user = userEvent.setup()
     render(<DialogHost />)
-    elicit({mode: 'url', schema: undefined, url: 'https://example.com/connect'})
-    expect(await screen.findByTestId('elicitation-url')).toHaveTextContent('https://example.com/connect')
-    expect(screen.getByTestId('elicitation-accept')).toHaveTextContent('Open')
-    await user.click(screen.getByTestId('elicitation-accept'))
+    elicit({mode: 'url', schema: undefined, url: 'https://example.com/connect', server: 'files-server 1.0', domain: 'example.com'})
+    expect(await screen.findByTestId('url-consent-url')).toHaveTextContent('https://example.com/connect')
+    expect(screen.getByTestId('url-consent-domain')).toHaveTextContent('example.com')
+    expect(screen.getByTestId('url-consent-server')).toHaveTextContent('files-server 1.0')
+    await user.click(screen.getByTestId('url-consent-open'))
     expect(answerElicitation).toHaveBeenCalledWith('e1', 'accept', '')
+  })
+
+  it('declines a URL with Esc, and continues or cancels once it is open', async () => {
+    const user = userEvent.setup()
+    render(<DialogHost />)
+    elicit({mode: 'url', schema: undefined, url: 'https://xn--pple-43d.com/pay'})
+    expect(await screen.findByTestId('url-consent-punycode')).toBeInTheDocument()
+    await user.keyboard('{Escape}')
+    expect(answerElicitation).toHaveBeenLastCalledWith('e1', 'decline', '')
+    act(() => backend.emit('elicitation:closed', {requestId: 'e1', reason: 'answered'}))
+    elicit({requestId: 'e2', mode: 'url', schema: undefined, url: 'https://example.com/pay', phase: 'waiting'})
+    await user.click(await screen.findByTestId('url-consent-continue'))
+    expect(answerElicitation).toHaveBeenLastCalledWith('e2', 'accept', '')
   })
 })
 

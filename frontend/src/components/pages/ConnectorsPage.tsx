@@ -13,6 +13,7 @@ import {
   Radio,
   RotateCw,
   ScrollText,
+  ShieldCheck,
   Sparkles,
   Terminal,
   Trash2,
@@ -29,6 +30,8 @@ import {joinArgs} from './ConnectorsPage.args'
 import {ConnectorForm} from './ConnectorsPage.form'
 import {LogsDrawer} from './ConnectorsPage.logs'
 import {Page} from './Page'
+import {ProtocolBadge} from '../trust'
+import {TrustDrawerHost, useTrustDrawer} from './ConnectorsPage.trust'
 import './ConnectorsPage.css'
 
 const TRANSPORT_ICON = {stdio: Terminal, http: Globe, sse: Radio} as const
@@ -126,6 +129,7 @@ function ConnectorCard({c, onEdit, onDelete}: {c: Connector; onEdit: () => void;
             </h2>
             <span className="connector-transport">{TRANSPORT_LABEL[c.transport] ?? c.transport}</span>
             <StateBadge c={c} />
+            {c.enabled && c.state === 'ready' && <ProtocolBadge version={c.protocol} />}
           </div>
           <p className="connector-summary mono" title={line}>
             {line}
@@ -173,6 +177,16 @@ function ConnectorCard({c, onEdit, onDelete}: {c: Connector; onEdit: () => void;
             onClick={() => void openLogs(c.id)}
           >
             <ScrollText size={15} aria-hidden="true" />
+          </button>
+          <button
+            type="button"
+            className="icon-btn icon-btn-sm"
+            aria-label={`Trust of ${c.name}: approvals, tasks, audit log`}
+            title="Approvals, tasks and audit log"
+            data-testid="connector-trust-open"
+            onClick={() => useTrustDrawer.getState().open(c.id)}
+          >
+            <ShieldCheck size={15} aria-hidden="true" />
           </button>
           <button
             type="button"
@@ -373,6 +387,7 @@ export function ConnectorsPage() {
       )}
       {report && <ImportReportDialog report={report} onClose={() => setReport(null)} />}
       <LogsDrawer />
+      <TrustDrawerHost />
     </Page>
   )
 }

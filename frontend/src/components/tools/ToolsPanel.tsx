@@ -1,12 +1,14 @@
 import {useEffect, useRef, useState} from 'react'
 import {createPortal} from 'react-dom'
 import {ChevronRight, Eye, Folder, FolderPlus, Info, LoaderCircle, Plug, RefreshCw, X, Zap} from 'lucide-react'
-import type {SessionConnector} from '../../api/connectors'
+import type {SessionConnector, SessionTool} from '../../api/connectors'
 import {useRuns} from '../../stores/runs'
 import {syncTools, useTools} from '../../stores/tools'
 import {useUI} from '../../stores/ui'
 import {Switch} from './Switch'
 import {ToolName} from './ToolName'
+import {AnnotationBadges} from '../trust'
+import type {ToolHints} from '../../lib/trust'
 import './tools-panel.css'
 
 function stateText(c: SessionConnector): string {
@@ -32,6 +34,11 @@ function stateText(c: SessionConnector): string {
 function onLabel(connectors: readonly SessionConnector[]): string {
   const n = connectors.reduce((k, c) => k + (c.enabledInSession && c.available ? c.tools.filter((t) => t.enabled).length : 0), 0)
   return n === 0 ? 'No tools on' : `${n} tool${n === 1 ? '' : 's'} on`
+}
+
+/** A tool's annotations besides read-only, which has its own badge (SessionTool.readOnly). */
+function otherHints(t: SessionTool & {annotations?: ToolHints}): ToolHints | undefined {
+  return t.annotations && {...t.annotations, readOnlyHint: undefined}
 }
 
 function ConnectorRow({c}: {c: SessionConnector}) {
@@ -83,13 +90,14 @@ function ConnectorRow({c}: {c: SessionConnector}) {
                   </span>
                   {t.readOnly && (
                     <span
-                      className="tp-readonly"
+                      className="tp-readonly hint-badge is-read-only"
                       title="The server says this tool only reads. That is its own claim: Maestro still asks before running it, unless you chose to trust this connector's claims."
                     >
                       <Eye size={11} aria-hidden="true" />
                       Read-only
                     </span>
                   )}
+                  <AnnotationBadges hints={otherHints(t)} />
                 </div>
                 {t.title && t.title !== t.name && (
                   <code className="tp-tool-id">

@@ -1,0 +1,24 @@
+import {screen, waitFor, within} from '@testing-library/react'
+import {describe, expect, it} from 'vitest'
+import {renderApp} from '../../test/render'
+import {connector, installFakeConnectors} from '../../test/fakeConnectors'
+
+describe('Connectors page: the negotiated protocol', {timeout: 20_000}, () => {
+  it('shows each ready connector’s MCP version, and none before it is negotiated', async () => {
+    const r = await renderApp()
+    const fake = installFakeConnectors(r.backend, {
+      connectors: [
+        connector('new', 'Modern', {protocol: '2026-07-28', server: 'maestro-mcp-test'}),
+        connector('old', 'Legacy', {protocol: '2025-11-25'}),
+        connector('boot', 'Booting', {state: 'starting', protocol: ''}),
+      ],
+    })
+    await r.user.click(screen.getByTestId('nav-connectors'))
+    await waitFor(() => expect(fake.List).toHaveBeenCalled())
+    const item = (id: string) => screen.getAllByTestId('connector-item').find((e) => e.dataset.connectorId === id)!
+    await waitFor(() => expect(within(item('new')).getByTestId('connector-protocol')).toHaveTextContent('MCP 2026-07-28'))
+    expect(within(item('new')).getByTestId('connector-protocol').classList.contains('is-modern')).toBe(true)
+    expect(within(item('old')).getByTestId('connector-protocol')).toHaveTextContent('MCP 2025-11-25')
+    expect(within(item('boot')).queryByTestId('connector-protocol')).toBeNull()
+  })
+})

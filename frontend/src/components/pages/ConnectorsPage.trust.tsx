@@ -1,0 +1,72 @@
+import {useCallback, useEffect, useMemo, useState} from 'react'
+import {create} from 'zustand'
+import {type AuditRecord, type Grant, trustApi} from '../../api/trust'
+import {POLICIES, type ToolPolicy} from '../../lib/trust'
+import {useConnectors} from '../../stores/connectors'
+import {tasksOf, useTasks} from '../../stores/tasks'
+import {toastError} from '../../stores/toasts'
+import {ConnectorTrustDrawer, type TrustTab} from '../trust'
+
+/** Which connector's Trust drawer is open. */
+export const useTrustDrawer = create<{id: string | null; tab: TrustTab; open: (id: string, tab?: TrustTab) => void; close: () => void}>()(
+  (set) => ({
+    id: null,
+    tab: 'approvals',
+    open: (id, tab = 'approvals') => set({id, tab}),
+    close: () => set({id: null}),
+  }),
+)
+
+function policyOf(c: {approval?: string; trustReadOnlyHints?: boolean}): ToolPolicy {
+  if (POLICIES.includes(c.approval as ToolPolicy)) return c.approval as ToolPolicy
+  return c.trustReadOnlyHints ? 'read_only' : 'ask'
+}
+
+/** The open connector's Trust drawer, with its data loaded from Go. */
+export function TrustDrawerHost() {
+  const {id, tab, open, close} = useTrustDrawer()
+  const connector = useConnectors((s) => s.connectors.find((c) => c.id === id))
+  const byId = useTasks((s) => s.byId)
+  const tasks = useMemo(() => (id ? tasksOf({byId}, id) : []), [byId, id])
+  const [grants, setGrants] = useState<Grant[]>([])
+  const [audit, setAudit] = useState<AuditRecord[]>([])
+
+  const reload = useCallback(async (cid: string) => {
+    try {
+      const [g, a] = await Promise.all([trustApi.grants(cid), trustApi.audit(cid), useTasks.getState().load(cid)])
+      setGrants(g)
+      setAudit(a)
+    } catch (err) {
+      toastError(err, "Couldn't load the connector's trust")
+    }
+  }, [])
+
+  useEffect(() => {
+    if (id) void reload(id)
+  }, [id, tab, reload])
+  useEffect(() => () => useTrustDrawer.getState().close(), [])
+
+  if (!id || !connector) return null
+  return (
+    <ConnectorTrustDrawer
+      connector={connector}
+      tab={tab}
+      onTab={(t) => open(id, t)}
+      policy={policyOf(connector)}
+      onPolicy={(p) => {
+        trustApi.setApproval(id, p).catch((err) => toastError(err, "Couldn't set the approval policy"))
+      }}
+      grants={grants}
+      onRevoke={(tool) => {
+        trustApi.revokeGrant(id, tool).then(() => reload(id), (err) => toastError(err, "Couldn't revoke the grant"))
+      }}
+      tasks={tasks}
+      onCancelTask={(taskId) => useTasks.getState().cancel(id, taskId)}
+      audit={audit}
+      onExportAudit={() => {
+        trustApi.exportAudit(id).catch((err) => toastError(err, "Couldn't export the audit log"))
+      }}
+      onClose={close}
+    />
+  )
+}
