@@ -1,5 +1,6 @@
 import {useEffect, useMemo, useRef, useState, type ReactNode} from 'react'
 import {Maximize2, Minimize2} from 'lucide-react'
+import {ConfirmDialog} from '../components/ConfirmDialog'
 import {buildCsp} from './csp'
 import {connectAppHost, hostContextFor, type AppHost, type AppHostCallbacks, type AppResourceView, type CallToolResult} from './host'
 import type {DisplayMode, ModelContext} from './policy'
@@ -22,8 +23,12 @@ export interface AppCardProps {
   loadResource: () => Promise<AppResourceView>
   theme: 'light' | 'dark'
   locale?: string
-  /** What the view's requests become (approvals, the draft, the link question). */
-  callbacks: Pick<AppHostCallbacks, 'callTool' | 'draft' | 'openLink'>
+  /**
+   * What the view's requests become: a tool call through the approvals,
+   * the composer's draft, and a link opened in the system browser (the
+   * card asks the user first).
+   */
+  callbacks: Pick<AppHostCallbacks, 'callTool' | 'draft'> & {openLink: (url: string) => void}
   /** Shown instead of the UI when it cannot be rendered: the text result. */
   fallback: ReactNode
 }
@@ -71,7 +76,10 @@ function AppView(props: AppCardProps & {resource: AppResourceView}) {
   const [mode, setMode] = useState<DisplayMode>('inline')
   const [height, setHeight] = useState(INLINE_HEIGHT)
   const [context, setContext] = useState<ModelContext | null>(null)
-  const srcDoc = useMemo(() => proxyDocument(buildCsp(resource.csp)), [resource])
+  const [link, setLink] = useState<{url: string; answer: (yes: boolean) => void} | null>(null)
+  const proxy = useMemo(() => proxyDocument(buildCsp(resource.csp)), [resource])
+  // The proxy document loads once the bridge listens, so its ready message is never missed.
+  const [srcDoc, setSrcDoc] = useState<string | undefined>(undefined)
   const latest = useRef(props)
   latest.current = props
 
@@ -90,24 +98,38 @@ function AppView(props: AppCardProps & {resource: AppResourceView}) {
       callbacks: {
         callTool: (name, args) => latest.current.callbacks.callTool(name, args),
         draft: (text) => latest.current.callbacks.draft(text),
-        openLink: (url) => latest.current.callbacks.openLink(url),
+        openLink: (url) =>
+          new Promise<boolean>((resolve) => {
+            setLink((prev) => {
+              prev?.answer(false) // one question at a time: a newer link replaces an unanswered one
+              return {url, answer: resolve}
+            })
+          }).then((yes) => {
+            if (yes) latest.current.callbacks.openLink(url)
+            return yes
+          }),
         modelContext: (ctx) => setContext(ctx),
         displayMode: (m) => setMode(m),
         size: (_w, h) => {
           if (h !== undefined && h > 0) setHeight(Math.min(Math.ceil(h), INLINE_MAX))
         },
       },
-    }).then((h) => {
-      if (closed) void h.teardown('the card was closed', 0)
-      else host.current = h
-      return h
-    })
+    }).then(
+      (h) => {
+        if (!closed) {
+          host.current = h
+          setSrcDoc(proxy)
+        }
+        return h
+      },
+      () => null, // the bridge could not start: the card stays empty, its text result below it
+    )
     return () => {
       closed = true
-      void connecting.then((h) => h.teardown('the card was closed'))
       host.current = null
+      void connecting.then((h) => h?.teardown('the card was closed'))
     }
-  }, [resource])
+  }, [resource, proxy])
 
   useEffect(() => {
     host.current?.setContext({theme, styles: hostContextFor({theme, locale: '', displayMode: mode, width: 0, maxHeight: 0, toolName: ''}).styles})
@@ -145,6 +167,13 @@ function AppView(props: AppCardProps & {resource: AppResourceView}) {
         </div>
         <iframe ref={frame} className="app-card-frame" title={`App ${resource.uri}`} sandbox={PROXY_SANDBOX} srcDoc={srcDoc}
           style={{height}} referrerPolicy="no-referrer" />
+        {link && (
+          <ConfirmDialog title="Open a link from the app?" confirmLabel="Open in browser" confirmTestId="app-link-open"
+            onConfirm={() => (link.answer(true), setLink(null))} onCancel={() => (link.answer(false), setLink(null))}>
+            <p>The app in this card wants to open:</p>
+            <p><code data-testid="app-link-url">{link.url}</code></p>
+          </ConfirmDialog>
+        )}
         {context && (
           <div className="app-card-context" data-testid="app-model-context">
             <strong>The app told the model:</strong> {context.text}

@@ -1,37 +1,13 @@
 import {afterEach, beforeEach, describe, expect, it, vi} from 'vitest'
 import {connectAppHost, hostContextFor, type AppHost, type AppHostCallbacks} from './host'
-
-// The view side is played by hand: messages "from the sandbox proxy" are
-// dispatched on the window with the proxy iframe's window as their source,
-// and what the host sends is read off that window's postMessage.
-
-type Msg = {jsonrpc: '2.0'; id?: number; method?: string; params?: Record<string, unknown>; result?: Record<string, unknown>; error?: {code: number; message: string}}
+import {type Msg, ViewSim} from './viewSim.test-util'
 
 let frame: HTMLIFrameElement
-let sent: Msg[]
+let view: ViewSim
 let host: AppHost | undefined
-
-function fromView(msg: Msg, source: Window | null = frame.contentWindow) {
-  window.dispatchEvent(new MessageEvent('message', {data: msg, source}))
-}
-
-async function reply(id: number): Promise<Msg> {
-  let got: Msg | undefined
-  await vi.waitFor(() => {
-    got = sent.find((m) => m.id === id && (m.result !== undefined || m.error !== undefined))
-    expect(got).toBeDefined()
-  })
-  return got!
-}
-
-async function notified(method: string): Promise<Msg> {
-  let got: Msg | undefined
-  await vi.waitFor(() => {
-    got = sent.find((m) => m.method === method)
-    expect(got).toBeDefined()
-  })
-  return got!
-}
+const fromView = (msg: Omit<Msg, 'jsonrpc'>, source?: Window | null) => view.send(msg, source)
+const reply = (id: number) => view.reply(id)
+const notified = (method: string) => view.notified(method)
 
 function callbacks(over: Partial<AppHostCallbacks> = {}): AppHostCallbacks {
   return {
@@ -55,13 +31,7 @@ async function start(cb: AppHostCallbacks, result = true) {
     toolResult: result ? {content: [{type: 'text', text: 'noon'}], structuredContent: {time: '12:00'}} : undefined,
     callbacks: cb,
   })
-  fromView({jsonrpc: '2.0', method: 'ui/notifications/sandbox-proxy-ready', params: {}})
-  fromView({jsonrpc: '2.0', id: 1, method: 'ui/initialize', params: {
-    protocolVersion: '2026-01-26', appInfo: {name: 'test-view', version: '1'}, appCapabilities: {availableDisplayModes: ['inline', 'fullscreen']},
-  }})
-  const init = await reply(1)
-  fromView({jsonrpc: '2.0', method: 'ui/notifications/initialized', params: {}})
-  await notified('ui/notifications/tool-input') // the host has taken the handshake
+  const init = await view.handshake()
   return init
 }
 
@@ -69,10 +39,7 @@ beforeEach(() => {
   vi.spyOn(console, 'debug').mockImplementation(() => {})
   frame = document.createElement('iframe')
   document.body.appendChild(frame)
-  sent = []
-  vi.spyOn(frame.contentWindow!, 'postMessage').mockImplementation((m: unknown) => {
-    sent.push(m as Msg)
-  })
+  view = new ViewSim(frame)
 })
 
 afterEach(async () => {
@@ -105,7 +72,7 @@ describe('connectAppHost', () => {
   it('sends a live result once the call is over', async () => {
     await start(callbacks(), false)
     await notified('ui/notifications/tool-input')
-    expect(sent.some((m) => m.method === 'ui/notifications/tool-result')).toBe(false)
+    expect(view.sent.some((m) => m.method === 'ui/notifications/tool-result')).toBe(false)
     host!.sendResult({content: [{type: 'text', text: 'late'}]})
     expect((await notified('ui/notifications/tool-result')).params).toMatchObject({content: [{type: 'text', text: 'late'}]})
   })
@@ -113,7 +80,7 @@ describe('connectAppHost', () => {
   it('hands a tools/call to the approvals and returns their answer', async () => {
     const cb = callbacks()
     await start(cb)
-    fromView({jsonrpc: '2.0', id: 2, method: 'tools/call', params: {name: 'get-time', arguments: {tz: 'UTC'}}})
+    fromView({id: 2, method: 'tools/call', params: {name: 'get-time', arguments: {tz: 'UTC'}}})
     expect((await reply(2)).result).toMatchObject({content: [{type: 'text', text: 'tool ran'}]})
     expect(cb.callTool).toHaveBeenCalledWith('get-time', {tz: 'UTC'})
   })
@@ -121,14 +88,14 @@ describe('connectAppHost', () => {
   it('returns a refused tool call as an error', async () => {
     const cb = callbacks({callTool: vi.fn(async () => Promise.reject(new Error('the user denied this tool call')))})
     await start(cb)
-    fromView({jsonrpc: '2.0', id: 2, method: 'tools/call', params: {name: 'get-time', arguments: {}}})
+    fromView({id: 2, method: 'tools/call', params: {name: 'get-time', arguments: {}}})
     expect((await reply(2)).error?.message).toContain('the user denied this tool call')
   })
 
   it('puts a ui/message in the draft, never sending it', async () => {
     const cb = callbacks()
     await start(cb)
-    fromView({jsonrpc: '2.0', id: 3, method: 'ui/message', params: {role: 'user', content: [{type: 'text', text: 'What time is it in Tokyo?'}]}})
+    fromView({id: 3, method: 'ui/message', params: {role: 'user', content: [{type: 'text', text: 'What time is it in Tokyo?'}]}})
     expect((await reply(3)).result).toEqual({})
     expect(cb.draft).toHaveBeenCalledWith('What time is it in Tokyo?')
     expect(cb.callTool).not.toHaveBeenCalled()
@@ -137,10 +104,10 @@ describe('connectAppHost', () => {
   it('asks before opening a link, and refuses a link that is not the web', async () => {
     const cb = callbacks()
     await start(cb)
-    fromView({jsonrpc: '2.0', id: 4, method: 'ui/open-link', params: {url: 'javascript:alert(1)'}})
+    fromView({id: 4, method: 'ui/open-link', params: {url: 'javascript:alert(1)'}})
     expect((await reply(4)).error?.message).toContain('Policy violation')
     expect(cb.openLink).not.toHaveBeenCalled()
-    fromView({jsonrpc: '2.0', id: 5, method: 'ui/open-link', params: {url: 'https://example.com/docs'}})
+    fromView({id: 5, method: 'ui/open-link', params: {url: 'https://example.com/docs'}})
     expect((await reply(5)).error?.message).toContain('denied by user')
     expect(cb.openLink).toHaveBeenCalledWith('https://example.com/docs')
   })
@@ -148,7 +115,7 @@ describe('connectAppHost', () => {
   it('shows a model-context update', async () => {
     const cb = callbacks()
     await start(cb)
-    fromView({jsonrpc: '2.0', id: 6, method: 'ui/update-model-context', params: {content: [{type: 'text', text: 'picked row 3'}]}})
+    fromView({id: 6, method: 'ui/update-model-context', params: {content: [{type: 'text', text: 'picked row 3'}]}})
     expect((await reply(6)).result).toEqual({})
     expect(cb.modelContext).toHaveBeenCalledWith({text: 'picked row 3', structured: undefined})
   })
@@ -156,9 +123,9 @@ describe('connectAppHost', () => {
   it('grants the expanded panel but not picture-in-picture', async () => {
     const cb = callbacks()
     await start(cb)
-    fromView({jsonrpc: '2.0', id: 7, method: 'ui/request-display-mode', params: {mode: 'pip'}})
+    fromView({id: 7, method: 'ui/request-display-mode', params: {mode: 'pip'}})
     expect((await reply(7)).result).toEqual({mode: 'inline'})
-    fromView({jsonrpc: '2.0', id: 8, method: 'ui/request-display-mode', params: {mode: 'fullscreen'}})
+    fromView({id: 8, method: 'ui/request-display-mode', params: {mode: 'fullscreen'}})
     expect((await reply(8)).result).toEqual({mode: 'fullscreen'})
     expect(cb.displayMode).toHaveBeenCalledWith('fullscreen')
   })
@@ -166,7 +133,7 @@ describe('connectAppHost', () => {
   it('follows size changes and tells the view when the theme changes', async () => {
     const cb = callbacks()
     await start(cb)
-    fromView({jsonrpc: '2.0', method: 'ui/notifications/size-changed', params: {width: 300, height: 222}})
+    fromView({method: 'ui/notifications/size-changed', params: {width: 300, height: 222}})
     await vi.waitFor(() => expect(cb.size).toHaveBeenCalledWith(300, 222))
     host!.setContext({theme: 'light'})
     expect((await notified('ui/notifications/host-context-changed')).params).toMatchObject({theme: 'light'})
@@ -175,8 +142,8 @@ describe('connectAppHost', () => {
   it('ignores messages that do not come from its own frame', async () => {
     const cb = callbacks()
     await start(cb)
-    fromView({jsonrpc: '2.0', id: 9, method: 'tools/call', params: {name: 'get-time', arguments: {}}}, window)
-    fromView({jsonrpc: '2.0', id: 10, method: 'ui/message', params: {role: 'user', content: [{type: 'text', text: 'x'}]}}, null)
+    fromView({id: 9, method: 'tools/call', params: {name: 'get-time', arguments: {}}}, window)
+    fromView({id: 10, method: 'ui/message', params: {role: 'user', content: [{type: 'text', text: 'x'}]}}, null)
     await new Promise((r) => setTimeout(r, 50))
     expect(cb.callTool).not.toHaveBeenCalled()
     expect(cb.draft).not.toHaveBeenCalled()
