@@ -300,25 +300,31 @@ func TestAppsEndToEnd(t *testing.T) {
 	}
 }
 
-// TestAppsExampleServer: the official MCP Apps example server on npm
-// (server-basic-vanillajs) gets the extension, its get-time UI is preloaded
-// from its ui:// resource, and get-time's result names it.
-func TestAppsExampleServer(t *testing.T) {
+// TestAppsExampleServers: the official MCP Apps example servers on npm
+// (server-basic-vanillajs and server-basic-react) get the extension, their
+// get-time UI is preloaded from its ui:// resource, and get-time's result
+// names it.
+func TestAppsExampleServers(t *testing.T) {
 	t.Parallel()
-	entry := npmPackage(t, "server-basic-vanillajs")
-	h := newHarness(t)
-	c := h.add(Connector{Name: "Basic", Command: "node", Args: []string{entry, "--stdio"}})
-	if st := h.settle(c.ID); st.State != StateReady {
-		t.Fatalf("status = %+v; want ready", st)
-	}
-	res := h.call(t.Context(), h.session(c.ID), "basic.get-time", `{}`, nil)
-	if !res.Successful || res.App == nil || !strings.HasPrefix(res.App.ResourceURI, "ui://") || res.App.Tool != "get-time" {
-		t.Fatalf("get-time = %+v (App %+v); want a result naming its UI", res, res.App)
-	}
-	uri := res.App.ResourceURI
-	h.waitFor("the UI preloaded", func() bool { _, ok := h.sup.apps.get(c.ID, uri); return ok })
-	got, err := h.sup.AppResource(t.Context(), c.ID, uri)
-	if err != nil || !strings.Contains(strings.ToLower(got.HTML[:min(len(got.HTML), 200)]), "<!doctype html>") {
-		t.Fatalf("AppResource(%s) = %d bytes, %v; want the HTML", uri, len(got.HTML), err)
+	for _, pkg := range []string{"server-basic-vanillajs", "server-basic-react"} {
+		t.Run(pkg, func(t *testing.T) {
+			t.Parallel()
+			entry := npmPackage(t, pkg)
+			h := newHarness(t)
+			c := h.add(Connector{Name: "Basic", Command: "node", Args: []string{entry, "--stdio"}})
+			if st := h.settle(c.ID); st.State != StateReady {
+				t.Fatalf("status = %+v; want ready", st)
+			}
+			res := h.call(t.Context(), h.session(c.ID), "basic.get-time", `{}`, nil)
+			if !res.Successful || res.App == nil || !strings.HasPrefix(res.App.ResourceURI, "ui://") || res.App.Tool != "get-time" {
+				t.Fatalf("get-time = %+v (App %+v); want a result naming its UI", res, res.App)
+			}
+			uri := res.App.ResourceURI
+			h.waitFor("the UI preloaded", func() bool { _, ok := h.sup.apps.get(c.ID, uri); return ok })
+			got, err := h.sup.AppResource(t.Context(), c.ID, uri)
+			if err != nil || !strings.Contains(strings.ToLower(got.HTML[:min(len(got.HTML), 200)]), "<!doctype html>") {
+				t.Fatalf("AppResource(%s) = %d bytes, %v; want the HTML", uri, len(got.HTML), err)
+			}
+		})
 	}
 }
