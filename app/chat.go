@@ -167,6 +167,7 @@ func (a approver) Approve(ctx context.Context, req agent.ApprovalRequest) (agent
 	c.core.events.runEvent(req.RunID, EventApproval, ApprovalDTO{
 		RunID: req.RunID, RequestID: id, CallID: req.Call.ID, Name: req.Call.Name,
 		Server: req.Server, Arguments: string(req.Call.Arguments), ReadOnlyHint: req.ReadOnlyHint,
+		RequestedBy: req.RequestedBy,
 	})
 	select {
 	case d := <-answers:

@@ -318,6 +318,9 @@ type ApprovalDTO struct {
 	// ReadOnlyHint is set when the tool's server claims the tool only
 	// reads: the dialog says the claim is the server's, not Maestro's.
 	ReadOnlyHint bool `json:"readOnlyHint,omitempty"`
+	// RequestedBy is "app" when an MCP App in a tool card asked for the
+	// call rather than the model (Chat.AppCallTool).
+	RequestedBy string `json:"requestedBy,omitempty"`
 }
 
 // SavedDTO is message:saved.
@@ -357,6 +360,8 @@ type ToolResultDTO struct {
 	DurationMS  int64           `json:"durationMs,omitempty"`
 	Attachments []AttachmentDTO `json:"attachments,omitempty"`
 	Raw         string          `json:"raw,omitempty"`
+	// App names the MCP App that renders this result (docs/APPS.md).
+	App *ToolAppDTO `json:"app,omitempty"`
 }
 
 func toolResultDTO(r chat.ToolResult) ToolResultDTO {
@@ -370,6 +375,9 @@ func toolResultDTO(r chat.ToolResult) ToolResultDTO {
 	}
 	for _, at := range r.Attachments {
 		dto.Attachments = append(dto.Attachments, AttachmentDTO(at))
+	}
+	if r.App != nil {
+		dto.App = &ToolAppDTO{ConnectorID: r.App.ConnectorID, ResourceURI: r.App.ResourceURI, Tool: r.App.Tool}
 	}
 	return dto
 }

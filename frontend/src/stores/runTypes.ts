@@ -58,6 +58,8 @@ export interface ApprovalRequest {
   arguments: string
   /** The server claims the tool only reads. */
   readOnlyHint?: boolean
+  /** "app" when an MCP App in a tool card asked for the call (docs/APPS.md). */
+  requestedBy?: string
 }
 
 export type PendingRequest = ApprovalRequest

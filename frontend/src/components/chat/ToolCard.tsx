@@ -12,6 +12,8 @@ import {ValueView} from './ValueView'
 import {ToolResultView} from './ToolResultView'
 import {ToolSection} from './ToolSection'
 import {ToolName} from '../tools/ToolName'
+import {ToolAppSlot} from '../../apps/ToolAppSlot'
+import {useSessions} from '../../stores/sessions'
 
 const STATUS_ICON: Record<ToolStatus, LucideIcon> = {
   preparing: LoaderCircle,
@@ -65,6 +67,7 @@ export function ToolCard({callId, part, result, pendingStatus = 'stopped'}: Prop
         durationMs: result?.durationMs,
       }
   const [open, setOpen] = useState(!!live)
+  const sessionId = useSessions((s) => s.activeId)
   const bodyId = useId()
   const {tool, server} = splitToolName(view.name, view.server)
   const active = isToolActive(view.status)
@@ -111,6 +114,9 @@ export function ToolCard({callId, part, result, pendingStatus = 'stopped'}: Prop
             <div className="progress-fill" />
           </div>
         </div>
+      )}
+      {view.result?.app && sessionId && (
+        <ToolAppSlot sessionId={sessionId} app={view.result.app} args={view.args} result={view.result} />
       )}
       <div id={bodyId} className="tool-body" hidden={!open}>
         {showArgs && (

@@ -75,6 +75,11 @@ export function ApprovalDialog({request, queued}: Props) {
           )}
           .
         </p>
+        {request.requestedBy === 'app' && (
+          <p className="approval-claim" data-testid="approval-requested-by-app">
+            Requested by the app in a tool card, not by the model.
+          </p>
+        )}
         {request.readOnlyHint && (
           <p className="approval-claim" data-testid="approval-readonly-claim">
             <Eye size={14} aria-hidden="true" />
