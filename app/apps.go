@@ -84,7 +84,7 @@ func (c *Chat) AppCallTool(sessionID string, app ToolAppDTO, tool, argumentsJSON
 	if err != nil {
 		return "", err
 	}
-	cancel() // the call waits for the user: it runs on the root, below
+	defer cancel() // for the reads; the call waits for the user, so it runs on the root, below
 	sess, err := run.store.Session(ctx, sessionID)
 	if err != nil {
 		return "", err

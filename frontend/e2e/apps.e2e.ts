@@ -56,16 +56,16 @@ describe.skipIf(!existsSync(vanilla) || !existsSync(react) || !inKeyringSession)
     ids.basic = await addStdioConnector(app.page, 'Basic', 'node', `${vanilla} --stdio`)
     ids.react = await addStdioConnector(app.page, 'React', 'node', `${react} --stdio`)
     await addApiKey(app.page, 'anthropic')
-    await newChat(app.page, 'anthropic')
-    await setConnector(app.page, ids.basic, true)
-    await setConnector(app.page, ids.react, true)
-    await closeTools(app.page)
   }, 120_000)
 
   afterAll(() => shutdown(app, fakes))
 
   test('the vanilla UI renders in the card; its button calls get-time through the approval dialog', async () => {
     const {page} = app
+    await newChat(page, 'anthropic')
+    await setConnector(page, ids.basic, true)
+    await setConnector(page, ids.react, true)
+    await closeTools(page)
     const view = await callGetTime(page, 'basic', 'Here is the time.')
     const time = view.locator('#server-time')
     await expect.poll(() => time.textContent(), {timeout: 15_000}).not.toBe('Loading...')
