@@ -6,10 +6,11 @@
 // the composer as a draft. The UI follows the app's theme. A script in the
 // UI cannot reach window.go or the app's DOM.
 import {afterAll, beforeAll, describe, expect, test} from 'vitest'
-import {existsSync} from 'node:fs'
+import {execFileSync} from 'node:child_process'
+import {copyFileSync, existsSync, mkdirSync} from 'node:fs'
 import {join} from 'node:path'
 import type {Frame, Page} from 'playwright-core'
-import {launchApp, startFakes} from './harness'
+import {killGroup, launchApp, launchGui, outDir, prodBinary, repoRoot, startFakes, startXvfb, waitFor} from './harness'
 import type {AppHandle, Fakes} from './harness'
 import {
   addApiKey, addStdioConnector, closeTools, docShot, inKeyringSession, lastAssistantText, newChat, nodeModules, send,
@@ -133,5 +134,48 @@ describe.skipIf(!existsSync(vanilla) || !existsSync(react) || !inKeyringSession)
     const view = await callGetTime(page, 'react', 'Here is the time again.')
     await expect.poll(() => view.getByText('Get Server Time').count(), {timeout: 20_000}).toBeGreaterThan(0)
     await docShot(page, 'mcp-app-card-react')
+  }, 90_000)
+
+  // The release binary's WebKitGTK (docs/APPS.md): the same data reopened
+  // there re-renders the stored result's UI in the card. The window is
+  // driven with xdotool and read with ImageMagick.
+  test('the release window renders the stored card with its app', async () => {
+    const dataDir = app.dataDir
+    await app.quit()
+    app = undefined as unknown as AppHandle // shut down already
+    const d = await startXvfb('1280x800x24')
+    const env = {...process.env, DISPLAY: d.display, MAESTRO_DATA_DIR: dataDir, NO_AT_BRIDGE: '1', ...fakes.env}
+    const x = (...args: string[]) => execFileSync(args[0], args.slice(1), {env}).toString()
+    const {child, value: wid} = await launchGui(prodBinary, [], {env, log: join(outDir, 'apps-release.log')}, 'the Maestro window',
+      () => {
+        try {
+          return x('xdotool', 'search', '--onlyvisible', '--name', '^Maestro$').trim().split('\n')[0] || undefined
+        } catch {
+          return undefined
+        }
+      })
+    try {
+      const shot = join(outDir, 'mcp-app-release.png')
+      // The chat with the cards: the newest session in the sidebar.
+      await waitFor('the sidebar to paint', () => {
+        x('import', '-window', wid, shot)
+        return Number(x('convert', shot, '-format', '%[fx:standard_deviation]', 'info:')) > 0.05 || undefined
+      }, 20_000, 250)
+      x('xdotool', 'mousemove', '--window', wid, '130', '188', 'click', '1')
+      // The example app's blue button, drawn inside the sandboxed frames.
+      await waitFor('the app to render in the release window', () => {
+        x('import', '-window', wid, shot)
+        const blue = Number(x('convert', shot, '-fuzz', '6%', '-fill', 'black', '+opaque', 'rgb(37,99,235)', '-fill', 'white',
+          '-opaque', 'rgb(37,99,235)', '-format', '%[fx:mean]', 'info:'))
+        return blue > 0.002 || undefined
+      }, 30_000, 500)
+      if (process.env.MAESTRO_DOC_SHOTS === '1') {
+        mkdirSync(join(repoRoot, 'docs', 'screenshots'), {recursive: true})
+        copyFileSync(shot, join(repoRoot, 'docs', 'screenshots', 'mcp-app-release.png'))
+      }
+    } finally {
+      await killGroup(child)
+      await killGroup(d.xvfb)
+    }
   }, 90_000)
 })
