@@ -173,6 +173,7 @@ func (a approver) Approve(ctx context.Context, req agent.ApprovalRequest) (agent
 		RunID: req.RunID, RequestID: id, CallID: req.Call.ID, Name: req.Call.Name,
 		Server: req.Server, Arguments: string(req.Call.Arguments), ReadOnlyHint: req.ReadOnlyHint,
 		Hints: &req.Hints, Destructive: req.Destructive, Change: req.Change,
+		RequestedBy: req.RequestedBy,
 	})
 	select {
 	case d := <-answers:

@@ -62,6 +62,9 @@ func formCommon(in ConnectorInputDTO, c *mcp.Connector) []string {
 	if in.NewChats != nil {
 		c.NewChats = *in.NewChats
 	}
+	if in.Apps != nil {
+		c.AppsOff = !*in.Apps
+	}
 	switch {
 	case c.Name == "":
 		return []string{"a name is required"}
@@ -221,7 +224,7 @@ func connectorDTO(cfg mcp.Connector, st mcp.ConnectorStatus) ConnectorDTO {
 	dto := ConnectorDTO{
 		ID: cfg.ID, Name: cfg.DisplayName(), Transport: string(cfg.Transport), Enabled: !cfg.Disabled,
 		Command: cfg.Command, Args: nonNil(slices.Clone(cfg.Args)), Env: keyHints(cfg.Env), Cwd: cfg.Dir,
-		URL: cfg.URL, Headers: keyHints(cfg.Headers), TrustReadOnlyHints: cfg.TrustReadOnlyHints, NewChats: cfg.NewChats,
+		URL: cfg.URL, Headers: keyHints(cfg.Headers), TrustReadOnlyHints: cfg.TrustReadOnlyHints, NewChats: cfg.NewChats, Apps: cfg.AppsOn(),
 		State: string(st.State), ToolCount: st.Tools, Error: st.Error, StderrTail: nonNil(slices.Clone(st.StderrTail)),
 		NeedsSignIn: st.NeedsSignIn, NextRetry: millis(st.RetryAt), Restarts: st.Restarts,
 		Server: st.Server, Protocol: st.Protocol, Since: millis(st.Since), CreatedAt: millis(cfg.CreatedAt),

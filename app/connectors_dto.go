@@ -42,6 +42,8 @@ type ConnectorDTO struct {
 	TrustReadOnlyHints bool `json:"trustReadOnlyHints"`
 	// NewChats: the connector is switched on in every new chat.
 	NewChats bool `json:"newChats"`
+	// Apps: the server's MCP Apps render in tool cards (docs/APPS.md).
+	Apps bool `json:"apps"`
 
 	// State is starting, ready, error, restarting or stopped.
 	State string `json:"state" ts:"ConnectorState"`
@@ -117,6 +119,9 @@ type ConnectorInputDTO struct {
 	// NewChats switches the connector on in every new chat; absent keeps
 	// what it was (a new connector: on for a user's first few).
 	NewChats *bool `json:"newChats,omitempty"`
+	// Apps turns the server's MCP Apps on or off; absent keeps what it
+	// was (on for a new connector).
+	Apps *bool `json:"apps,omitempty"`
 }
 
 // TestToolDTO is a tool a tested server listed.

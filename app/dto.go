@@ -325,6 +325,9 @@ type ApprovalDTO struct {
 	// Change is set when the tool's definition changed since the user
 	// allowed it: the dialog asks again and shows the diff.
 	Change *chat.DefinitionChange `json:"change,omitempty"`
+	// RequestedBy is "app" when an MCP App in a tool card asked for the
+	// call rather than the model (Chat.AppCallTool).
+	RequestedBy string `json:"requestedBy,omitempty"`
 }
 
 // SavedDTO is message:saved.
@@ -364,6 +367,8 @@ type ToolResultDTO struct {
 	DurationMS  int64           `json:"durationMs,omitempty"`
 	Attachments []AttachmentDTO `json:"attachments,omitempty"`
 	Raw         string          `json:"raw,omitempty"`
+	// App names the MCP App that renders this result (docs/APPS.md).
+	App *ToolAppDTO `json:"app,omitempty"`
 }
 
 func toolResultDTO(r chat.ToolResult) ToolResultDTO {
@@ -377,6 +382,9 @@ func toolResultDTO(r chat.ToolResult) ToolResultDTO {
 	}
 	for _, at := range r.Attachments {
 		dto.Attachments = append(dto.Attachments, AttachmentDTO(at))
+	}
+	if r.App != nil {
+		dto.App = &ToolAppDTO{ConnectorID: r.App.ConnectorID, ResourceURI: r.App.ResourceURI, Tool: r.App.Tool}
 	}
 	return dto
 }

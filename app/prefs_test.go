@@ -145,4 +145,3 @@ func TestDiagnosticsRemovesSecrets(t *testing.T) {
 		}
 	}
 }
-

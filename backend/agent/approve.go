@@ -3,6 +3,7 @@ package agent
 import (
 	"context"
 	"fmt"
+	"time"
 
 	"maestro/backend/chat"
 )
@@ -87,9 +88,11 @@ func (r *run) ask(ctx context.Context, sess chat.Session, grants map[string]bool
 	}
 	hints := info.hints()
 	r.emit(ApprovalNeeded{RunID: r.in.RunID, CallID: call.ID, Name: call.Name, Server: info.Server,
-		Arguments: call.Arguments, ReadOnlyHint: hints.IsReadOnly(), Hints: hints, Destructive: hints.MayDestroy(), Change: change})
+		Arguments: call.Arguments, ReadOnlyHint: hints.IsReadOnly(), Hints: hints, Destructive: hints.MayDestroy(), Change: change,
+		RequestedBy: r.requestedBy})
 	d, err := r.a.approver.Approve(ctx, ApprovalRequest{RunID: r.in.RunID, SessionID: sess.ID, Call: call,
-		Server: info.Server, ReadOnlyHint: hints.IsReadOnly(), Hints: hints, Destructive: hints.MayDestroy(), Change: change})
+		Server: info.Server, ReadOnlyHint: hints.IsReadOnly(), Hints: hints, Destructive: hints.MayDestroy(), Change: change,
+		RequestedBy: r.requestedBy})
 	if err != nil {
 		return verdict{}, err
 	}
@@ -155,16 +158,21 @@ func (r *run) auditCalls(ctx context.Context, sessionID string, calls []chat.Too
 	copy(results, rec.results)
 	rec.mu.Unlock()
 	for i, v := range verdicts {
-		if v == nil || v.by == "" || infos[i].Definition.ConnectorID == "" {
-			continue // never reached approval, Maestro's own, or no connector to file it under
-		}
-		ar := chat.AuditRecord{Time: now, SessionID: sessionID, ConnectorID: infos[i].Definition.ConnectorID,
-			Connector: infos[i].ConnectorName, Tool: calls[i].Name, CallID: calls[i].ID, Arguments: calls[i].Arguments,
-			ApprovedBy: v.by, How: v.how, DefinitionHash: v.definition}
-		ar.Outcome, ar.Error, ar.DurationMS = outcome(v, results[i])
-		if err := r.a.audit.Record(ctx, ar); err != nil {
-			r.a.log.WarnContext(ctx, "agent: audit a tool call", "tool", calls[i].Name, "err", err)
-		}
+		r.audit1(ctx, now, sessionID, calls[i], infos[i], v, results[i])
+	}
+}
+
+// audit1 writes the audit record of one call that reached approval.
+func (r *run) audit1(ctx context.Context, now time.Time, sessionID string, call chat.ToolCall, info callInfo, v *verdict, res *chat.ToolResult) {
+	if v == nil || v.by == "" || info.Definition.ConnectorID == "" {
+		return // never reached approval, Maestro's own, or no connector to file it under
+	}
+	ar := chat.AuditRecord{Time: now, SessionID: sessionID, ConnectorID: info.Definition.ConnectorID,
+		Connector: info.ConnectorName, Tool: call.Name, CallID: call.ID, Arguments: call.Arguments,
+		ApprovedBy: v.by, How: v.how, DefinitionHash: v.definition, RequestedBy: r.requestedBy}
+	ar.Outcome, ar.Error, ar.DurationMS = outcome(v, res)
+	if err := r.a.audit.Record(ctx, ar); err != nil {
+		r.a.log.WarnContext(ctx, "agent: audit a tool call", "tool", call.Name, "err", err)
 	}
 }
 

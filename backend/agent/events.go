@@ -89,6 +89,8 @@ type ApprovalNeeded struct {
 	Hints       chat.ToolHints
 	Destructive bool
 	Change      *chat.DefinitionChange
+	// RequestedBy as in ApprovalRequest.
+	RequestedBy string
 }
 
 // ToolCallRunning is sent when a call is handed to Tools.Call, with its

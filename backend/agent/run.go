@@ -60,6 +60,8 @@ type run struct {
 	promptID string
 	steps    int
 	usage    chat.Usage
+	// requestedBy is chat.RequestedByApp for an MCP App's call (AppCall).
+	requestedBy string
 }
 
 // Run runs one turn: it persists the user's message (unless in.Retry), then

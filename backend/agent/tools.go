@@ -174,6 +174,9 @@ type ApprovalRequest struct {
 	// Change is set when the user allowed this tool before and its
 	// definition changed since: the question shows the diff.
 	Change *chat.DefinitionChange
+	// RequestedBy is chat.RequestedByApp when an MCP App's UI asked for
+	// the call rather than the model: the question says so.
+	RequestedBy string
 }
 
 // Decision is the user's answer to an approval request.

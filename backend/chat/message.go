@@ -277,4 +277,7 @@ type ToolResult struct {
 	// base64 data left out: it is in Attachments).
 	Raw        json.RawMessage `json:"raw,omitempty"`
 	DurationMS int64           `json:"durationMs,omitempty"`
+	// App names the tool's MCP App UI when its connector has Apps on: the
+	// card renders it from Raw, now and when the chat is reopened (app.go).
+	App *ToolApp `json:"app,omitempty"`
 }

@@ -182,4 +182,7 @@ type AuditRecord struct {
 	Outcome        string `json:"outcome"`
 	Error          string `json:"error,omitempty"`
 	DurationMS     int64  `json:"durationMs"`
+	// RequestedBy is RequestedByApp for a call an MCP App's UI asked for;
+	// "" is the model's.
+	RequestedBy string `json:"requestedBy,omitempty"`
 }

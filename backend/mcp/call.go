@@ -127,6 +127,7 @@ func (s *Supervisor) call(ctx context.Context, snap tools.Snapshot, req CallRequ
 	}
 	res = Normalize(out, lim)
 	res.Name = e.Canonical
+	res.App = r.appOfCall(e.Tool)
 	return res, e.ServerName, e.Canonical
 }
 

@@ -106,6 +106,10 @@ type Connector struct {
 	// NewChats switches the connector on in every new chat (the user can
 	// still switch it off there). See NewChatsByDefault.
 	NewChats bool `json:"newChats,omitempty"`
+	// AppsOff turns MCP Apps off for this connector (apps.go): the
+	// extension is not declared to its server, no UI is preloaded, and its
+	// tools' results are shown as text. Apps are on by default.
+	AppsOff bool `json:"appsOff,omitempty"`
 
 	CreatedAt time.Time `json:"createdAt,omitzero"`
 }

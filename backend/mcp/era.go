@@ -85,7 +85,7 @@ func (l *link) probe(ctx context.Context) (string, error) {
 		return "", err
 	}
 	defer done()
-	caps := l.r.sup.capabilities()
+	caps := l.capabilities()
 	params := map[string]any{"_meta": map[string]any{
 		mcpgo.MetaKeyProtocolVersion:    ProtocolModern,
 		mcpgo.MetaKeyClientCapabilities: caps,

@@ -112,7 +112,7 @@ func (r *runner) connect(ctx context.Context, cfg Connector) (*link, []mcpgo.Too
 	}
 	l.wire = &wire{inner: inner, onLost: l.markLost}
 
-	caps := r.sup.capabilities()
+	caps := l.capabilities()
 	opts := []client.ClientOption{client.WithClientCapabilities(caps), client.WithMaxInputRoundTrips(MaxInputRounds)}
 	h := handlers{l}
 	if r.sup.sampler != nil {

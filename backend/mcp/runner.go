@@ -42,6 +42,7 @@ type runner struct {
 	link     *link
 	tools    []mcpgo.Tool
 	reported bool          // the sink has had a list from this runner
+	appsRev  int64         // the revision of the list the app cache holds (appcache.go)
 	changed  chan struct{} // closed and replaced on every status change
 	cancel   context.CancelFunc
 	done     chan struct{}
@@ -303,6 +304,9 @@ func (r *runner) run(ctx context.Context, done chan struct{}) {
 		r.reportTools(ctx, cfg, tools) // before ready: who waits for ready finds the tools
 		r.mu.Lock()
 		r.link, r.tools = l, tools
+		r.mu.Unlock()
+		r.preloadApps(ctx, cfg, l, tools)
+		r.mu.Lock()
 		r.updateLocked(func(st *ConnectorStatus) {
 			st.State, st.Tools, st.Server, st.Protocol = StateReady, len(tools), l.serverName(), l.protocol
 			st.Icons = l.icons()
@@ -399,6 +403,7 @@ func (r *runner) serve(ctx context.Context, cfg Connector, l *link) (kicked bool
 			r.mu.Unlock()
 			r.note("tool list changed: %d tools", len(tools))
 			r.reportTools(ctx, cfg, tools)
+			r.preloadApps(ctx, cfg, l, tools)
 		case <-ping:
 			pctx, cancel := context.WithTimeout(ctx, 10*time.Second)
 			err := l.ping(pctx)

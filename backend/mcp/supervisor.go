@@ -45,6 +45,8 @@ type Supervisor struct {
 	sessions      SessionReader
 	featureEvents FeatureEvents
 	tasks         taskBook
+	// apps keeps the UI resources of MCP Apps (appcache.go).
+	apps appCache
 
 	// base is the lifetime of the connector goroutines, cancelled by
 	// Close. It is not a request context: no request outlives it.
@@ -334,6 +336,7 @@ func (s *Supervisor) Remove(ctx context.Context, id string) error {
 		return chat.E(chat.ErrNotFound, "mcp: no connector %q", id)
 	}
 	r.shutdown()
+	s.apps.drop(id)
 	r.oauth.forget() // a refresh still in flight must not write the record back
 	s.tasks.forget(ctx, id)
 	var errs []error

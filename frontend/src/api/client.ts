@@ -16,6 +16,7 @@ import {
   type ProviderId,
   type Services,
   type ThemeChoice,
+  type ToolAppDTO,
 } from './contract.gen'
 import {toAppError} from './errors'
 import {on, onEach, type OneOf} from './events'
@@ -93,6 +94,11 @@ export const chatApi = {
   applyNow: (runId: string) => call(() => go().Chat.ApplyNow(runId)),
   retryTurn: (sessionId: string) => call(() => go().Chat.RetryTurn(sessionId)),
   answerApproval: (requestId: string, decision: ApprovalDecision) => call(() => go().Chat.AnswerApproval(requestId, decision)),
+  /** A tools/call an MCP App asked for, through the approvals (docs/APPS.md); resolves with the result's JSON. */
+  appCallTool: (sessionId: string, app: ToolAppDTO, tool: string, argsJson: string) =>
+    call(() => go().Chat.AppCallTool(sessionId, app, tool, argsJson)),
+  /** An MCP App's UI resource, for a tool card. */
+  appResource: (connectorId: string, uri: string) => call(() => go().Connectors.AppResource(connectorId, uri)),
   /** The model new chats start on; provider "" means the one last used. */
   defaultModel: () => call(() => go().Settings.DefaultModel()),
   setDefaultModel: (provider: string, model: string) => call(() => go().Settings.SetDefaultModel(provider, model)),

@@ -100,6 +100,25 @@ export interface AccountDTO {
   keyHint?: string
 }
 
+/** AppCSPDTO is a UI resource's declared origins, each a checked origin. */
+export interface AppCSPDTO {
+  connectDomains: string[]
+  resourceDomains: string[]
+  frameDomains: string[]
+  baseUriDomains: string[]
+}
+
+/** AppResourceDTO is a UI resource to render in a card's sandbox. */
+export interface AppResourceDTO {
+  connectorId: string
+  uri: string
+  html: string
+  hash: string
+  csp: AppCSPDTO
+  /** PrefersBorder is the server's wish for a border; absent, the card decides. */
+  prefersBorder?: boolean
+}
+
 /** ApprovalDTO is approval:needed. */
 export interface ApprovalDTO {
   runId: string
@@ -124,6 +143,11 @@ export interface ApprovalDTO {
    * allowed it: the dialog asks again and shows the diff.
    */
   change?: DefinitionChange
+  /**
+   * RequestedBy is "app" when an MCP App in a tool card asked for the
+   * call rather than the model (Chat.AppCallTool).
+   */
+  requestedBy?: string
 }
 
 export interface Attachment {
@@ -159,6 +183,7 @@ export interface AuditRecord {
   outcome: string
   error?: string
   durationMs: number
+  requestedBy?: string
 }
 
 /**
@@ -202,6 +227,8 @@ export interface ConnectorDTO {
   trustReadOnlyHints: boolean
   /** NewChats: the connector is switched on in every new chat. */
   newChats: boolean
+  /** Apps: the server's MCP Apps render in tool cards (docs/APPS.md). */
+  apps: boolean
   /** State is starting, ready, error, restarting or stopped. */
   state: ConnectorState
   /** ToolCount is the number of tools while ready. */
@@ -274,6 +301,11 @@ export interface ConnectorInputDTO {
    * what it was (a new connector: on for a user's first few).
    */
   newChats?: boolean
+  /**
+   * Apps turns the server's MCP Apps on or off; absent keeps what it
+   * was (on for a new connector).
+   */
+  apps?: boolean
 }
 
 /** ConnectorLogDTO is connector:log. */
@@ -841,6 +873,20 @@ export interface TestToolDTO {
   readOnly: boolean
 }
 
+export interface ToolApp {
+  connectorId: string
+  resourceUri: string
+  tool: string
+}
+
+/** ToolAppDTO names the MCP App that renders a tool result. */
+export interface ToolAppDTO {
+  connectorId: string
+  resourceUri: string
+  /** Tool is the tool's MCP name on its server. */
+  tool: string
+}
+
 /** ToolEventDTO carries the tool:* events; fields are set per event. */
 export interface ToolEventDTO {
   runId: string
@@ -877,6 +923,7 @@ export interface ToolResult {
   size?: number
   raw?: unknown
   durationMs?: number
+  app?: ToolApp
 }
 
 /** ToolResultDTO is a tool result envelope as the UI shows it. */
@@ -895,6 +942,8 @@ export interface ToolResultDTO {
   durationMs?: number
   attachments?: AttachmentDTO[]
   raw?: string
+  /** App names the MCP App that renders this result (docs/APPS.md). */
+  app?: ToolAppDTO
 }
 
 /** ToolsChangedDTO is tools:changed. */
@@ -991,6 +1040,17 @@ export interface ChatService {
    * always_allow or deny.
    */
   AnswerApproval(requestID: string, decision: ApprovalDecision): Promise<void>
+  /**
+   * AppCallTool runs a tools/call the MCP App of a tool card asked for: a
+   * tool of the app's own connector (the card's app), visible to apps and on
+   * in the chat, through the same approvals as a model's call; the approval
+   * question says the app asked (approval:needed's requestedBy). It returns
+   * the server's result as JSON (an MCP CallToolResult, isError when the
+   * tool failed) for the UI; a call refused by the user or the policy, or
+   * one that never reached the server, is an error. Nothing is added to the
+   * conversation. It waits for the user's answer as long as the app runs.
+   */
+  AppCallTool(sessionID: string, app: ToolAppDTO, tool: string, argumentsJSON: string): Promise<string>
   /**
    * ApplyNow restarts the running reply's current step with the session's
    * current tools. It reports whether a request was in flight.
@@ -1101,6 +1161,13 @@ export interface ConnectorsService {
   AnswerElicitation(requestID: string, answer: ElicitationAction, contentJSON: string): Promise<void>
   /** AnswerSampling approves or denies a pending sampling request. */
   AnswerSampling(requestID: string, approve: boolean): Promise<void>
+  /**
+   * AppResource returns the UI resource uri of a connector for a tool card:
+   * preloaded, or read again from its running server. It fails (the card
+   * shows the text result) when Apps are off for the connector, the
+   * connector is gone or down, or none of its tools names uri.
+   */
+  AppResource(connectorID: string, uri: string): Promise<AppResourceDTO>
   /** Audit returns a connector's audit log, oldest first (secrets redacted). */
   Audit(id: string): Promise<AuditRecord[]>
   /**

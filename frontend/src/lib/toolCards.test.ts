@@ -23,6 +23,12 @@ describe('tool cards', () => {
     expect(toolResultOf({type: 'text', text: 'x'})).toBeNull()
   })
 
+  it("keeps the MCP App of a stored result, so a reopened chat renders it again", () => {
+    const app = {connectorId: 'c-1', resourceUri: 'ui://t/app.html', tool: 'get-time'}
+    expect(toolResultOf({type: 'tool_result', callId: 'c1', result: {callId: 'c1', name: 'basic.get-time', successful: true, app}})?.app)
+      .toEqual(app)
+  })
+
   it('pairs results with calls by call id across messages', () => {
     const messages = [
       msg('a', 'assistant', [{type: 'tool_call', callId: 'c1', name: 'fs.read'}, {type: 'tool_call', callId: 'c2', name: 'fs.list'}]),

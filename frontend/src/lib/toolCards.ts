@@ -36,6 +36,7 @@ export function toolResultOf(part: Part): ToolResult | null {
     durationMs: r.durationMs || undefined,
     attachments: r.attachments?.length ? r.attachments : undefined,
     raw: r.raw || undefined,
+    app: r.app || undefined,
   }
 }
 

@@ -66,6 +66,8 @@ export interface ApprovalRequest {
   destructive?: boolean
   /** Set when the tool's definition changed since the user allowed it: the dialog asks again with the diff. */
   change?: DefinitionChange
+  /** "app" when an MCP App in a tool card asked for the call (docs/APPS.md). */
+  requestedBy?: string
 }
 
 export type PendingRequest = ApprovalRequest

@@ -24,6 +24,7 @@ export function connector(id: string, name: string, patch: Partial<Connector> = 
     needsSignIn: false,
     trustReadOnlyHints: false,
     newChats: false,
+    apps: true,
     version: 0,
     ...patch,
   }

@@ -14,6 +14,8 @@ import {ToolSection} from './ToolSection'
 import {ToolName} from '../tools/ToolName'
 import {AnnotationBadges, JobCard} from '../trust'
 import {taskOfCall, useTasks} from '../../stores/tasks'
+import {ToolAppSlot} from '../../apps/ToolAppSlot'
+import {useSessions} from '../../stores/sessions'
 
 const STATUS_ICON: Record<ToolStatus, LucideIcon> = {
   preparing: LoaderCircle,
@@ -68,6 +70,7 @@ export function ToolCard({callId, part, result, pendingStatus = 'stopped'}: Prop
         durationMs: result?.durationMs,
       }
   const [open, setOpen] = useState(!!live)
+  const sessionId = useSessions((s) => s.activeId)
   const bodyId = useId()
   const {tool, server} = splitToolName(view.name, view.server)
   const active = isToolActive(view.status)
@@ -118,6 +121,9 @@ export function ToolCard({callId, part, result, pendingStatus = 'stopped'}: Prop
             <div className="progress-fill" />
           </div>
         </div>
+      )}
+      {view.result?.app && sessionId && (
+        <ToolAppSlot sessionId={sessionId} app={view.result.app} args={view.args} result={view.result} />
       )}
       <div id={bodyId} className="tool-body" hidden={!open}>
         {showArgs && (

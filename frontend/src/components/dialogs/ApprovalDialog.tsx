@@ -80,6 +80,11 @@ export function ApprovalDialog({request, queued}: Props) {
         </p>
         <AnnotationBadges hints={request.hints} presumeDestructive={request.destructive} className="approval-hints" />
         {request.change && <DefinitionDiff change={request.change} />}
+        {request.requestedBy === 'app' && (
+          <p className="approval-claim" data-testid="approval-requested-by-app">
+            Requested by the app in a tool card, not by the model.
+          </p>
+        )}
         {request.readOnlyHint && (
           <p className="approval-claim" data-testid="approval-readonly-claim">
             <Eye size={14} aria-hidden="true" />

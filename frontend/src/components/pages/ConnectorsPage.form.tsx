@@ -37,6 +37,8 @@ interface FormState {
   /** Run the tools the server marks read-only without asking (off by default). */
   trustReadOnly: boolean
   newChats: boolean
+  /** The server's MCP Apps render in tool cards (docs/APPS.md). */
+  apps: boolean
   /** The user's lock choices for arguments, by argument text. */
   secrets: SecretChoices
 }
@@ -69,6 +71,7 @@ function initial(c?: Connector): FormState {
     trustReadOnly: !!c?.trustReadOnlyHints,
     // A user's first connectors are what they set Maestro up for.
     newChats: c ? !!c.newChats : useConnectors.getState().connectors.length < 5,
+    apps: c ? c.apps !== false : true,
     secrets: {},
   }
 }
@@ -86,7 +89,7 @@ function rows(list: Row[]): KeyValueInput[] {
 export function toInput(f: FormState, id?: string, suggested: ReadonlySet<string> = new Set()): ConnectorInput {
   const base = {
     id: id || undefined, name: f.name.trim(), transport: f.transport,
-    trustReadOnlyHints: f.trustReadOnly || undefined, newChats: f.newChats,
+    trustReadOnlyHints: f.trustReadOnly || undefined, newChats: f.newChats, apps: f.apps,
   }
   if (f.transport === 'stdio') {
     const args = splitArgs(f.args)
@@ -488,6 +491,17 @@ export function ConnectorForm({connector, onClose}: {connector?: Connector; onCl
             testId="connector-new-chats"
             hintTestId="connector-new-chats-hint"
             hint="New chats start with this connector's tools on. You can switch it off in a chat's Tools panel."
+          />
+        </div>
+
+        <div className="cf-field cf-trust">
+          <SwitchRow
+            checked={f.apps}
+            onChange={(apps) => set({apps})}
+            label="Show this server's apps in tool cards"
+            testId="connector-apps"
+            hintTestId="connector-apps-hint"
+            hint="Some servers ship an interface for a tool (MCP Apps). It runs sandboxed in the tool card; off, results show as text."
           />
         </div>
 

@@ -49,6 +49,8 @@ describe('Connectors page', {timeout: 20_000}, () => {
       id: undefined,
       // A user's first connectors are on in new chats.
       newChats: true,
+      // MCP Apps are on unless the user turns them off.
+      apps: true,
     })
     await waitFor(() => expect(screen.queryByTestId('connector-form')).not.toBeInTheDocument())
     const card = item('c-1')
@@ -77,6 +79,7 @@ describe('Connectors page', {timeout: 20_000}, () => {
       headers: [{key: 'Authorization', value: 'Bearer t0ken'}],
       oauth: {clientId: undefined, clientSecret: undefined, keepClientSecret: false, scopes: []},
       newChats: true,
+      apps: true,
     })
     expect(screen.getByTestId('connector-form')).toBeInTheDocument()
     // The error has the focus, so Escape still closes the form.

@@ -1,0 +1,76 @@
+import {useCallback, useMemo} from 'react'
+import {chatApi, openExternal} from '../api/client'
+import type {ToolAppDTO} from '../api/contract.gen'
+import type {ToolResult} from '../api/types'
+import {getDraft} from '../lib/drafts'
+import {useChat} from '../stores/chat'
+import {useTheme} from '../stores/theme'
+import {AppCard} from './AppCard'
+import type {AppResourceView, CallToolResult} from './host'
+
+interface Props {
+  sessionId: string
+  app: ToolAppDTO
+  /** The call's arguments, as JSON text. */
+  args: string
+  result: ToolResult
+}
+
+function objectOf(text: string | undefined): Record<string, unknown> | undefined {
+  if (!text) return undefined
+  try {
+    const v: unknown = JSON.parse(text)
+    return v && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : undefined
+  } catch {
+    return undefined
+  }
+}
+
+/** The result as the view expects it: the server's own (raw), else the text Maestro kept. */
+export function callToolResultOf(result: ToolResult): CallToolResult {
+  const raw = objectOf(result.raw)
+  if (raw && Array.isArray(raw.content)) return raw as CallToolResult
+  const text = result.successful ? (result.data ?? '') : (result.error ?? '')
+  return {content: [{type: 'text', text}], isError: !result.successful}
+}
+
+/**
+ * A tool card's MCP App (docs/APPS.md), wired to Maestro: the resource from
+ * the connector, the view's tool calls through the approvals
+ * (Chat.AppCallTool), its messages into this chat's composer as a draft,
+ * links to the system browser once the user says so, and the app's theme.
+ */
+export function ToolAppSlot({sessionId, app, args, result}: Props) {
+  const theme = useTheme((s) => s.shown)
+  const {connectorId, resourceUri} = app
+  const loadResource = useCallback(
+    (): Promise<AppResourceView> => chatApi.appResource(connectorId, resourceUri),
+    [connectorId, resourceUri],
+  )
+  const toolResult = useMemo(() => callToolResultOf(result), [result])
+  const toolInput = useMemo(() => objectOf(args) ?? {}, [args])
+  const callbacks = useMemo(
+    () => ({
+      callTool: async (name: string, a: Record<string, unknown>) =>
+        JSON.parse(await chatApi.appCallTool(sessionId, app, name, JSON.stringify(a))) as CallToolResult,
+      draft: (text: string) => {
+        const chat = useChat.getState()
+        const current = getDraft(chat.drafts, sessionId)
+        chat.setDraft(sessionId, current.trim() ? `${current}\n\n${text}` : text)
+      },
+      openLink: openExternal,
+    }),
+    [sessionId, app],
+  )
+  return (
+    <AppCard
+      toolName={app.tool}
+      toolInput={toolInput}
+      toolResult={toolResult}
+      loadResource={loadResource}
+      theme={theme}
+      callbacks={callbacks}
+      fallback={<div className="app-card-note">Open the card for the result as text.</div>}
+    />
+  )
+}
