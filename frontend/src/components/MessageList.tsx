@@ -1,4 +1,4 @@
-import {type ReactNode, useCallback, useEffect, useLayoutEffect, useMemo} from 'react'
+import {type ReactNode, useCallback, useEffect, useLayoutEffect, useMemo, useRef} from 'react'
 import {ArrowDown} from 'lucide-react'
 import type {Message} from '../api/types'
 import {chatBlocker} from '../lib/blocker'
@@ -8,6 +8,7 @@ import {nearTop} from '../lib/scroll'
 import {pairToolResults, storedCallIds} from '../lib/toolCards'
 import {usePrependAnchor} from '../lib/usePrependAnchor'
 import {useStickToBottom} from '../lib/useStickToBottom'
+import {useVirtualRows} from '../lib/useVirtualRows'
 import {useChat} from '../stores/chat'
 import {useModels} from '../stores/models'
 import {useRuns} from '../stores/runs'
@@ -55,19 +56,33 @@ export function MessageList({sessionId, messages, footer, hasEarlier = false, lo
   const results = useMemo(() => pairToolResults(messages), [messages])
   const storedCalls = useMemo(() => storedCallIds(messages), [messages])
   const lastUser = useMemo(() => [...rows].reverse().find((m) => m.role === 'user')?.id, [rows])
-  const {scrollRef, contentRef, onScroll, jumpVisible, jump, reveal} = useStickToBottom(sessionId, lastUser)
+  const {scrollRef, contentRef, onScroll, jumpVisible, jump, reveal, release} = useStickToBottom(sessionId, lastUser)
   const onScrollAnchor = usePrependAnchor(scrollRef, sessionId, rows[0]?.seq)
+  // Only the rows near the view are drawn (useVirtualRows).
+  const keyOf = useCallback((i: number) => rows[i]?.id ?? String(i), [rows])
+  const virtual = useVirtualRows(scrollRef, rows.length, keyOf)
+  const pendingFocus = useRef(0)
 
-  // A search hit: scroll its row (or the nearest one drawn before it: tool
+  // A search hit: scroll its row (or the nearest one before it: tool
   // results have no row of their own) to the middle and mark it a moment.
+  // A row that is not drawn is scrolled to first (the list is virtualized);
+  // the mark waits for it to be drawn.
   const focusSeq = useChat((s) => (s.sessionId === sessionId ? s.focusSeq : 0))
   useLayoutEffect(() => {
-    const list = contentRef.current
-    if (!focusSeq || !list || rows.length === 0) return
-    const drawn = Array.from(list.querySelectorAll<HTMLElement>('[data-testid="message"][data-seq]'))
-    const row = drawn.find((e) => Number(e.dataset.seq) === focusSeq) ?? drawn.filter((e) => Number(e.dataset.seq) < focusSeq).pop() ?? drawn[0]
+    if (!focusSeq || rows.length === 0) return
     useChat.getState().clearFocus()
+    const at = focusIndex(rows, focusSeq)
+    pendingFocus.current = rows[at].seq
+    release()
+    virtual.scrollToIndex(at, {align: 'center'})
+  }, [focusSeq, rows, release, virtual])
+  useLayoutEffect(() => {
+    const list = contentRef.current
+    const seq = pendingFocus.current
+    if (!seq || !list) return
+    const row = list.querySelector<HTMLElement>(`[data-seq="${seq}"]`)
     if (!row) return
+    pendingFocus.current = 0
     reveal(row)
     row.classList.add('is-found')
     row.dataset.found = 'true'
@@ -75,7 +90,7 @@ export function MessageList({sessionId, messages, footer, hasEarlier = false, lo
       row.classList.remove('is-found')
       delete row.dataset.found
     }, 2500)
-  }, [focusSeq, rows, reveal, contentRef])
+  })
 
   // Near the top (scrolled there, or the rows do not fill the view): fetch
   // the page before. Checked after every render as well as on scroll.
@@ -129,20 +144,32 @@ export function MessageList({sessionId, messages, footer, hasEarlier = false, lo
               </button>
             </div>
           )}
-          {rows.map((m, i) => (
-            <MessageRow
-              key={m.id}
-              message={m}
-              sessionId={sessionId}
-              results={results}
-              activeRunId={activeRunId}
-              error={failure && failure.runId === m.runId ? failure : undefined}
-              onRetry={m.id === lastFailed ? onRetry : undefined}
-              follows={sameRun(rows[i - 1], m)}
-              continues={sameRun(m, rows[i + 1]) || (i === rows.length - 1 && !!run && m.runId === run.runId)}
-              copyText={m.runId ? turnText.get(m.runId) : undefined}
-            />
-          ))}
+          <div className="message-rows" style={{height: virtual.getTotalSize()}}>
+            {virtual.getVirtualItems().map(({index: i, key, start}) => {
+              const m = rows[i]
+              return (
+                <div
+                  key={key}
+                  className={`message-slot${i === 0 ? ' is-first' : ''}`}
+                  data-index={i}
+                  ref={virtual.measureElement}
+                  style={{transform: `translateY(${start}px)`}}
+                >
+                  <MessageRow
+                    message={m}
+                    sessionId={sessionId}
+                    results={results}
+                    activeRunId={activeRunId}
+                    error={failure && failure.runId === m.runId ? failure : undefined}
+                    onRetry={m.id === lastFailed ? onRetry : undefined}
+                    follows={sameRun(rows[i - 1], m)}
+                    continues={sameRun(m, rows[i + 1]) || (i === rows.length - 1 && !!run && m.runId === run.runId)}
+                    copyText={m.runId ? turnText.get(m.runId) : undefined}
+                  />
+                </div>
+              )
+            })}
+          </div>
           {run && <AssistantDraft run={run} storedCalls={storedCalls} follows={last?.role === 'assistant' && last.runId === run.runId} />}
           {unfinished && (
             <div className="message message-assistant" data-role="assistant" data-status="interrupted">
@@ -165,4 +192,11 @@ export function MessageList({sessionId, messages, footer, hasEarlier = false, lo
       )}
     </div>
   )
+}
+
+/** The row a search hit at seq shows in: its own, else the nearest before it (tool results have no row), else the first. */
+export function focusIndex(rows: readonly Message[], seq: number): number {
+  let at = 0
+  for (let i = 0; i < rows.length && rows[i].seq <= seq; i++) at = i
+  return at
 }
