@@ -1,0 +1,91 @@
+import {create} from 'zustand'
+import type {ContextUse, TokenUsage} from '../lib/usage'
+
+/** A compaction under way ("Compact now", or one a turn started). */
+export interface Compaction {
+  runId: string
+  /** What started it: "threshold", "manual" or "too_long". */
+  reason: string
+  /** The messages and estimated tokens being summarised. */
+  messages: number
+  tokens: number
+  /** Summarising requests done, of requests. */
+  done: number
+  requests: number
+  /** Stop was asked and not yet answered. */
+  stopping?: boolean
+}
+
+interface ContextState {
+  /** The latest measurement of each session's next request (the header's meter). */
+  use: Readonly<Record<string, ContextUse>>
+  /** Each session's token totals (what its stored answers report). */
+  totals: Readonly<Record<string, TokenUsage>>
+  /** Compactions under way, by session. */
+  compacting: Readonly<Record<string, Compaction>>
+  /** The compaction threshold, a share of a request's limit (Settings). */
+  threshold: number
+  measured: (sessionId: string, use: ContextUse) => void
+  setTotals: (sessionId: string, totals: TokenUsage) => void
+  started: (sessionId: string, c: Omit<Compaction, 'done'>) => void
+  progress: (runId: string, done: number, requests: number) => void
+  stopping: (sessionId: string) => void
+  /** The compaction of runId ended (finished, stopped or failed). */
+  ended: (runId: string) => void
+  setThreshold: (share: number) => void
+  forget: (sessionId: string) => void
+}
+
+/** The compaction threshold's default and bounds (backend/agent budget.go). */
+export const DEFAULT_THRESHOLD = 0.8
+export const MIN_THRESHOLD = 0.3
+export const MAX_THRESHOLD = 0.95
+
+const without = <T>(rec: Readonly<Record<string, T>>, key: string) => {
+  const next = {...rec}
+  delete next[key]
+  return next
+}
+
+const sessionOf = (compacting: Readonly<Record<string, Compaction>>, runId: string) =>
+  Object.keys(compacting).find((id) => compacting[id].runId === runId)
+
+/**
+ * What the chat knows about its context: the meter's numbers, the totals,
+ * and compaction progress. It holds no requests of its own: the app's events
+ * (context measured, compaction started, progress, finished, run finished)
+ * and Settings feed it.
+ */
+export const useContextStore = create<ContextState>()((set) => ({
+  use: {},
+  totals: {},
+  compacting: {},
+  threshold: DEFAULT_THRESHOLD,
+
+  measured: (sessionId, use) => set((s) => ({use: {...s.use, [sessionId]: use}})),
+
+  setTotals: (sessionId, totals) => set((s) => ({totals: {...s.totals, [sessionId]: totals}})),
+
+  started: (sessionId, c) => set((s) => ({compacting: {...s.compacting, [sessionId]: {...c, done: 0}}})),
+
+  progress: (runId, done, requests) =>
+    set((s) => {
+      const id = sessionOf(s.compacting, runId)
+      if (!id) return s
+      return {compacting: {...s.compacting, [id]: {...s.compacting[id], done, requests}}}
+    }),
+
+  stopping: (sessionId) =>
+    set((s) => (s.compacting[sessionId] ? {compacting: {...s.compacting, [sessionId]: {...s.compacting[sessionId], stopping: true}}} : s)),
+
+  ended: (runId) =>
+    set((s) => {
+      const id = sessionOf(s.compacting, runId)
+      return id ? {compacting: without(s.compacting, id)} : s
+    }),
+
+  setThreshold: (share) => set({threshold: Math.min(MAX_THRESHOLD, Math.max(MIN_THRESHOLD, share))}),
+
+  forget: (sessionId) =>
+    set((s) => ({use: without(s.use, sessionId), totals: without(s.totals, sessionId), compacting: without(s.compacting, sessionId)})),
+}))
