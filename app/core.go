@@ -85,6 +85,7 @@ func (a *App) build(root context.Context, st *store.Store) *running {
 		agent:   agent.New(st, ch.models, box, approver{ch}, append([]agent.Option{agent.WithLogger(a.core.log)}, ch.options...)...),
 		sampler: sampling.New(ch.models, st, ch.modelIDs),
 	}
+	a.core.loadCompactThreshold(root, run)
 	ch.catalog.Attach(st, func(provider string) { a.core.events.emit(EventModelsChanged, provider) })
 	cn.start(root, run)
 	return run

@@ -13,6 +13,7 @@ import {syncAccounts} from './stores/accounts'
 import {syncCommands} from './stores/commands'
 import {useAppStore} from './stores/app'
 import {useModels} from './stores/models'
+import {syncContext} from './stores/context'
 import {syncRuns} from './stores/runs'
 import {syncSessions} from './stores/sessions'
 import {syncTheme} from './stores/theme'
@@ -36,6 +37,7 @@ function Shell() {
   useEffect(() => syncSessions(), [])
   useEffect(() => syncAccounts(), [])
   useEffect(() => syncRuns(), [])
+  useEffect(() => syncContext(), [])
   useEffect(() => syncDialogs(), [])
   useEffect(() => {
     void useModels.getState().load()

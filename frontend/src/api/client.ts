@@ -105,6 +105,12 @@ export const chatApi = {
   editAndResend: (sessionId: string, seq: number, text: string) => call(() => go().Chat.EditAndResend(sessionId, seq, text)),
   /** Shows the branch through the message seq (one version of an edited message). */
   switchBranch: (sessionId: string, seq: number) => call(() => go().Chat.SwitchBranch(sessionId, seq)),
+  /** Answers the turn of the assistant message seq again, as a new branch; resolves to the run's id. */
+  regenerate: (sessionId: string, seq: number) => call(() => go().Chat.Regenerate(sessionId, seq)),
+  /** How full the session's next request is (the header's context meter). */
+  contextUse: (sessionId: string) => call(() => go().Chat.ContextUse(sessionId)),
+  /** Summarises the conversation before its latest turn now; resolves to the run's id (StopRun stops it). */
+  compactNow: (sessionId: string) => call(() => go().Chat.CompactNow(sessionId)),
 }
 
 /** A chat event: a run's, or models:changed (credentials or catalog changed). */
@@ -145,6 +151,9 @@ export const settingsApi = {
   /** Go answers one of ThemeChoiceValues, "system" for anything else it finds stored. */
   theme: () => call(() => go().Settings.Theme()),
   setTheme: (theme: ThemeChoice) => call(() => go().Settings.SetTheme(theme)),
+  /** The share of a request's limit past which conversations are compacted. */
+  compactThreshold: () => call(() => go().Settings.CompactThreshold()),
+  setCompactThreshold: (share: number) => call(() => go().Settings.SetCompactThreshold(share)),
 }
 
 /** Subscribes to the menu's commands; returns the unsubscribe function. */

@@ -27,3 +27,20 @@ export function turnBranches(rows: readonly Message[]): Map<string, Branch> {
 export function canRegenerate(m: Message, activeRunId?: string): boolean {
   return m.role === 'assistant' && m.status !== 'streaming' && !(activeRunId && m.runId === activeRunId)
 }
+
+/**
+ * The seqs a regenerated answer takes out of the view: from the answer's
+ * first reply (the first message after its user message that is not a
+ * summary) up to the newest message loaded, i.e. the old branch from there
+ * on. Taken before the call, so messages of the new answer (newer seqs)
+ * are never caught. undefined when seq is not a loaded reply.
+ */
+export function answerSpan(messages: readonly Message[], seq: number): {from: number; to: number} | undefined {
+  const at = messages.findIndex((m) => m.seq === seq)
+  if (at < 0 || messages[at].role === 'user') return undefined
+  let user = at
+  while (user >= 0 && messages[user].role !== 'user') user--
+  let first = user + 1
+  while (first < at && messages[first].role === 'summary') first++
+  return {from: messages[first].seq, to: messages[messages.length - 1].seq}
+}

@@ -1,4 +1,7 @@
 import {create} from 'zustand'
+import {chatApi} from '../api/client'
+import {type CompactionDTO, EventCompaction, EventContextMeasured, EventRunFinished} from '../api/contract.gen'
+import {on} from '../api/events'
 import type {ContextUse, TokenUsage} from '../lib/usage'
 
 /** A compaction under way ("Compact now", or one a turn started). */
@@ -89,3 +92,39 @@ export const useContextStore = create<ContextState>()((set) => ({
   forget: (sessionId) =>
     set((s) => ({use: without(s.use, sessionId), totals: without(s.totals, sessionId), compacting: without(s.compacting, sessionId)})),
 }))
+
+/** Applies compaction:progress to the store. */
+function onCompaction(c: CompactionDTO) {
+  const s = useContextStore.getState()
+  switch (c.phase) {
+    case 'started':
+      s.started(c.sessionId, {runId: c.runId, reason: c.reason ?? '', messages: c.messages ?? 0, tokens: c.tokens ?? 0, requests: c.requests})
+      break
+    case 'progress':
+      s.progress(c.runId, c.done, c.requests)
+      break
+    case 'finished':
+      s.ended(c.runId)
+      break
+  }
+}
+
+/** Feeds the store from the app's events; returns the unsubscribe function. */
+export function syncContext(): () => void {
+  const offs = [
+    on(EventContextMeasured, (u) => u && useContextStore.getState().measured(u.sessionId, u)),
+    on(EventCompaction, (c) => c && onCompaction(c)),
+    on(EventRunFinished, (f) => f && useContextStore.getState().ended(f.runId)),
+  ]
+  return () => offs.forEach((off) => off())
+}
+
+/** Measures the session's next request now (opening a chat, after a turn, a model switch). */
+export async function refreshContext(sessionId: string): Promise<void> {
+  try {
+    const use = await chatApi.contextUse(sessionId)
+    useContextStore.getState().measured(sessionId, use)
+  } catch {
+    // The meter stays as it was; the next measurement replaces it.
+  }
+}

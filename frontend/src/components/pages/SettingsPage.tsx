@@ -7,6 +7,7 @@ import {useModels} from '../../stores/models'
 import {useTheme} from '../../stores/theme'
 import {toastError} from '../../stores/toasts'
 import {CodeField} from '../CopyButton'
+import {CompactThresholdSetting} from '../context/CompactThresholdSetting'
 import {Page} from './Page'
 
 function Row({label, hint, children}: {label: string; hint?: string; children: ReactNode}) {
@@ -169,6 +170,12 @@ export function SettingsPage() {
         <div className="card settings-card">
           <Row label="Model for new chats" hint="A provider you are signed out of is skipped.">
             <DefaultModelValue />
+          </Row>
+          <Row
+            label="Compact conversations at"
+            hint="Share of a model's context after which older messages are summarised for it; they stay in the chat."
+          >
+            <CompactThresholdSetting />
           </Row>
         </div>
       </section>
