@@ -4,17 +4,10 @@
 // `through`. The list shows it where it begins to count: right after the
 // last message it stands for, as a marker the reader can open.
 
-/** What a summary node records (the agent's chat.Summary). */
-export interface SummaryFacts {
-  /** Seq of the last message it stands for. */
-  through: number
-  /** How many messages it stands for. */
-  messages: number
-  /** "threshold", "manual" or "too_long" (chat.Summary*). */
-  reason: string
-  /** Estimated tokens of what it stands for. */
-  replaced?: number
-}
+import type {SummaryDTO} from '../api/contract.gen'
+
+/** What a summary node records (app's SummaryDTO, the agent's chat.Summary). */
+export type SummaryFacts = SummaryDTO
 
 interface Row {
   role: string

@@ -59,6 +59,7 @@ describe('context meter', () => {
     reserve: 50_000,
     limit: 150_000,
     threshold: 120_000,
+    reported: false,
     ...over,
   })
 

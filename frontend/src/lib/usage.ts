@@ -2,42 +2,16 @@
 // usage line): what a provider reported per answer, summed per turn and per
 // chat, and how full the context of the next request is.
 
-/** Tokens one request (or a sum of them) used, as the provider reported them. */
-export interface TokenUsage {
-  inputTokens?: number
-  outputTokens?: number
-  reasoningTokens?: number
-  /** Input tokens read from the provider's prompt cache ("cached"). */
-  cacheReadTokens?: number
-  /** Input tokens written to the provider's prompt cache. */
-  cacheWriteTokens?: number
-}
+import type {ContextUseDTO, UsageDTO} from '../api/contract.gen'
+
+/** Tokens one request (or a sum of them) used, as the provider reported them; cacheReadTokens is "cached". */
+export type TokenUsage = Partial<UsageDTO>
 
 /**
  * How full the context of the chat's next request is (the agent's
- * ContextUse): estimated tokens against the model's window.
+ * ContextUse, app/context.go): estimated tokens against the model's window.
  */
-export interface ContextUse {
-  provider: string
-  model: string
-  /** Estimated input of the next request: system prompt, tool declarations and messages. */
-  tokens: number
-  /** The part of tokens the tool declarations take. */
-  toolTokens: number
-  systemTokens: number
-  /** The model's context window; 0 when no model is chosen. */
-  window: number
-  /** Tokens kept for the answer. */
-  reserve: number
-  /** The most a request's input may take (window − reserve). */
-  limit: number
-  /** Where compaction starts, in tokens. */
-  threshold: number
-  /** tokens rests on the usage the provider reported for the last answer. */
-  reported?: boolean
-  /** The latest summary, when the conversation was compacted. */
-  summary?: {seq: number; through: number; messages: number}
-}
+export type ContextUse = Omit<ContextUseDTO, 'sessionId'>
 
 const SUFFIXES: [number, string][] = [
   [1e6, 'M'],

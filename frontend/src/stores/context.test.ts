@@ -12,6 +12,7 @@ const use = (tokens: number): ContextUse => ({
   reserve: 250,
   limit: 750,
   threshold: 600,
+  reported: false,
 })
 
 beforeEach(() => useContext.setState({use: {}, totals: {}, compacting: {}, threshold: 0.8}))

@@ -18,6 +18,7 @@ const use = (tokens: number, over: Partial<ContextUse> = {}): ContextUse => ({
   reserve: 50_000,
   limit: 150_000,
   threshold: 120_000,
+  reported: false,
   ...over,
 })
 
