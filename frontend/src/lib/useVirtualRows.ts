@@ -1,7 +1,7 @@
-import {defaultRangeExtractor, observeElementRect, type Range, useVirtualizer, type Virtualizer} from '@tanstack/react-virtual'
-import {type RefObject, useCallback} from 'react'
+import {defaultRangeExtractor, measureElement, observeElementRect, type Range, useVirtualizer, type Virtualizer, type VirtualItem} from '@tanstack/react-virtual'
+import {type RefObject, useCallback, useRef} from 'react'
 
-/** A row's height before it is drawn and measured (px); measured rows keep their own. */
+/** A row's height before any row is measured (px); then the average of those measured stands in. */
 export const ESTIMATED_ROW = 160
 
 /** Rows drawn beyond each edge of the view, so a short scroll meets drawn rows. */
@@ -39,13 +39,38 @@ export function useVirtualRows(scrollRef: RefObject<HTMLDivElement | null>, coun
     },
     [scrollRef],
   )
-  return useVirtualizer<HTMLDivElement, Element>({
+  // The rows measured so far, by element: their average is the estimate of
+  // the rows not drawn yet, so the total height (and the scroll bar) is
+  // close to the truth and a row drawn above the view moves little.
+  const measured = useRef({sizes: new WeakMap<Element, number>(), sum: 0, n: 0})
+  const measure = useCallback((el: Element, entry: ResizeObserverEntry | undefined, v: Virtualizer<HTMLDivElement, Element>) => {
+    const size = measureElement(el, entry, v)
+    const m = measured.current
+    const old = m.sizes.get(el)
+    if (old === undefined) m.n++
+    m.sum += size - (old ?? 0)
+    m.sizes.set(el, size)
+    return size
+  }, [])
+  const estimateSize = useCallback(() => (measured.current.n > 0 ? Math.max(24, measured.current.sum / measured.current.n) : ESTIMATED_ROW), [])
+  const v = useVirtualizer<HTMLDivElement, Element>({
     count,
     getScrollElement,
-    estimateSize: () => ESTIMATED_ROW,
+    estimateSize,
+    measureElement: measure,
     getItemKey: keyOf,
     overscan: OVERSCAN,
     observeElementRect: observeRect,
     rangeExtractor,
   })
+  // A row measured above the view keeps what the reader sees in place,
+  // except while the view moves up: Home or Page Up (a smooth scroll) must
+  // reach where it was going, not be pushed back by each row drawn on the
+  // way.
+  v.shouldAdjustScrollPositionOnItemSizeChange = adjustUnlessGoingUp
+  return v
+}
+
+function adjustUnlessGoingUp(item: VirtualItem, _delta: number, v: Virtualizer<HTMLDivElement, Element>): boolean {
+  return v.scrollDirection !== 'backward' && item.start < (v.scrollOffset ?? 0)
 }
