@@ -7,6 +7,10 @@
 #   1,000-message session open (seeded by maestro-seed, reopened at launch),
 #   and with that session scrolled up to its first message, so that all of
 #   it is loaded and drawn.
+# SESSION_ONLY=1 measures only the idle app and the session scrolled to its
+# first message, for build/bin/maestro and, when BEFORE names another build
+# (e.g. of main), for that one first, in the same run: no cold build, no
+# empty-window baseline.
 # Prints Markdown tables; screenshots of the session runs go to
 # test-results/perf. It changes nothing in the repository except build/bin
 # (rebuilt by `make build`).
@@ -23,7 +27,7 @@ echo "# machine: $(nproc) cores, $(awk '/MemTotal/ {printf "%.0f GiB", $2/104857
 
 # 1. Cold build: empty Go build cache and no frontend output. COLD=0 skips
 # the two build timings (and keeps build/bin) to rerun only the rest.
-if [ "${COLD:-1}" = 0 ]; then
+if [ "${COLD:-1}" = 0 ] || [ "${SESSION_ONLY:-0}" = 1 ]; then
   cold=0 warm=0
   make -s build >/dev/null
 else
@@ -37,11 +41,13 @@ size=$(stat -c %s build/bin/maestro)
 
 # 2. Baseline: an empty Wails window from the CLI's own vanilla template.
 wails=$(go env GOPATH)/bin/wails
-"$wails" init -n baseline -t vanilla -d "$work/baseline" >/dev/null 2>&1
-( cd "$work/baseline/frontend" && npm install --no-audit --no-fund --loglevel=error >/dev/null && npm run build >/dev/null )
-( cd "$work/baseline" && go mod edit -require=github.com/wailsapp/wails/v2@v2.15.0 && go mod tidy >/dev/null 2>&1 &&
-  go build -tags desktop,production,webkit2_41 -ldflags "-w -s" -o "$work/baseline.bin" . )
-base_size=$(stat -c %s "$work/baseline.bin")
+[ "${SESSION_ONLY:-0}" = 1 ] || {
+  "$wails" init -n baseline -t vanilla -d "$work/baseline" >/dev/null 2>&1
+  ( cd "$work/baseline/frontend" && npm install --no-audit --no-fund --loglevel=error >/dev/null && npm run build >/dev/null )
+  ( cd "$work/baseline" && go mod edit -require=github.com/wailsapp/wails/v2@v2.15.0 && go mod tidy >/dev/null 2>&1 &&
+    go build -tags desktop,production,webkit2_41 -ldflags "-w -s" -o "$work/baseline.bin" . )
+  base_size=$(stat -c %s "$work/baseline.bin")
+}
 go build -o "$work/maestro-seed" ./backend/store/cmd/maestro-seed
 shots=test-results/perf
 mkdir -p "$shots"
@@ -144,15 +150,27 @@ measure() { # measure BINARY NAME [MODE] -> "map_median rss_median pss_median"
   echo "  $2 ${3:-idle} runs (map ms, rss KiB, pss KiB): $(tr '\n' ';' <"$runs")" >&2
   echo "$(cut -d' ' -f1 "$runs" | median) $(cut -d' ' -f2 "$runs" | median) $(cut -d' ' -f3 "$runs" | median)"
 }
+secs() { if [ "$1" = 0 ]; then echo "(COLD=0: not measured)"; else awk -v m="$1" 'BEGIN {printf "%.1f s", m/1000}'; fi; }
+mib() { if [ -z "$1" ]; then echo "n/a"; else awk -v k="$1" 'BEGIN {printf "%.0f MiB", k/1024}'; fi; }
+ratio() { if [ -z "$1" ] || [ -z "$2" ]; then echo "n/a"; else awk -v a="$1" -v b="$2" 'BEGIN {printf "%.2f×", a/b}'; fi; }
+
+if [ "${SESSION_ONLY:-0}" = 1 ]; then
+  echo "| build (median of $RUNS) | idle RSS | idle PSS | scrolled to the first message: RSS | PSS | PSS ratio to idle |"
+  echo "| --- | --- | --- | --- | --- | --- |"
+  for bin in ${BEFORE:+"$BEFORE"} "$PWD/build/bin/maestro"; do
+    read -r _ i_rss i_pss < <(measure "$bin" Maestro)
+    read -r _ t_rss t_pss < <(measure "$bin" Maestro top)
+    echo "| $bin | $(mib "$i_rss") | $(mib "$i_pss") | $(mib "$t_rss") | $(mib "$t_pss") | $(ratio "$t_pss" "$i_pss") |"
+  done
+  exit 0
+fi
+
 # Interleave nothing: each binary's runs are consecutive, baseline first.
 read -r b_map b_rss b_pss < <(measure "$work/baseline.bin" baseline)
 read -r m_map m_rss m_pss < <(measure "$PWD/build/bin/maestro" Maestro)
 read -r _ o_rss o_pss < <(measure "$PWD/build/bin/maestro" Maestro open)
 read -r _ t_rss t_pss < <(measure "$PWD/build/bin/maestro" Maestro top)
 
-secs() { if [ "$1" = 0 ]; then echo "(COLD=0: not measured)"; else awk -v m="$1" 'BEGIN {printf "%.1f s", m/1000}'; fi; }
-mib() { if [ -z "$1" ]; then echo "n/a"; else awk -v k="$1" 'BEGIN {printf "%.0f MiB", k/1024}'; fi; }
-ratio() { if [ -z "$1" ] || [ -z "$2" ]; then echo "n/a"; else awk -v a="$1" -v b="$2" 'BEGIN {printf "%.2f×", a/b}'; fi; }
 cat <<TABLE
 | figure | Maestro | empty Wails v2.15 window | ratio |
 | --- | --- | --- | --- |

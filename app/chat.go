@@ -51,7 +51,9 @@ type Chat struct {
 type runState struct {
 	id, sessionID string
 	// edit is set for EditAndResend's runs, whose user message has siblings.
-	edit    bool
+	edit bool
+	// regen is set for Regenerate's runs, whose first reply has siblings.
+	regen   bool
 	cancel  context.CancelFunc
 	control *agent.Control
 }

@@ -35,7 +35,7 @@ type Union struct {
 // as that union wherever it appears, bound methods' parameters included.
 var Unions = []Union{
 	{"ProviderId", "A provider, as Go spells it (chat.Providers).", chat.Providers()},
-	{"Role", "Who wrote a message.", strs(chat.RoleUser, chat.RoleAssistant, chat.RoleTool)},
+	{"Role", "Who wrote a message.", strs(chat.RoleUser, chat.RoleAssistant, chat.RoleTool, chat.RoleSummary)},
 	{"MessageStatus", "Where a stored message stands; superseded attempts are never shown.",
 		strs(chat.StatusComplete, chat.StatusStreaming, chat.StatusCanceled, chat.StatusFailed, agent.StatusSuperseded)},
 	{"ErrorKind", "The kind of a failure (chat.Kind); a stored failure may also be interrupted.",
@@ -53,6 +53,7 @@ var Unions = []Union{
 	{"ElicitationAction", "The user's answer to an elicitation.", []string{mcp.ActionAccept, mcp.ActionDecline, mcp.ActionCancel}},
 	{"ModelSource", "Where a provider's model list comes from.", []string{catalog.SourceService, catalog.SourceBuiltin}},
 	{"DeltaKind", "What streamed text is.", []string{DeltaText, DeltaReasoning}},
+	{"CompactionPhase", "Where a compaction is (compaction:progress).", []string{CompactionStarted, CompactionProgress, CompactionFinished}},
 	{"ApprovalDecision", "An answer to approval:needed (Chat.AnswerApproval).",
 		strs(DecisionAllowOnce, DecisionAlwaysAllow, DecisionAlwaysAllowAllChats, DecisionDeny)},
 	{"ExportFormat", "A format of Sessions.Export.", strs(export.Formats()...)},

@@ -84,6 +84,8 @@ type SessionDTO struct {
 	CreatedAt     int64 `json:"createdAt"`
 	UpdatedAt     int64 `json:"updatedAt"`
 	ToolsRevision int64 `json:"toolsRevision"`
+	// Usage adds up what the session's stored replies report (context.go).
+	Usage *UsageDTO `json:"usage,omitempty"`
 }
 
 // PartDTO is one part of a message; fields are set by Type: text and
@@ -118,6 +120,12 @@ type MessageDTO struct {
 	// Branch is set on a message that has other versions (made by editing
 	// and resending); nil when it is the only one.
 	Branch *BranchDTO `json:"branch,omitempty"`
+	// Usage is what the provider reported for this reply (context.go).
+	Usage *UsageDTO `json:"usage,omitempty"`
+	// Summary is set on a summary node (role "summary"): what it stands
+	// for in requests. Tokens is the message's estimated size.
+	Summary *SummaryDTO `json:"summary,omitempty"`
+	Tokens  int64       `json:"tokens,omitempty"`
 }
 
 // BranchDTO places a message among its versions, oldest first: Index is
@@ -164,6 +172,7 @@ func sessionDTO(s chat.Session) SessionDTO {
 	return SessionDTO{
 		ID: s.ID, Title: s.Title, Provider: s.Provider, Model: s.Model,
 		CreatedAt: millis(s.CreatedAt), UpdatedAt: millis(s.UpdatedAt), ToolsRevision: s.ToolsRevision,
+		Usage: usageDTO(s.Usage),
 	}
 }
 
@@ -196,6 +205,7 @@ func messageDTO(m chat.Message) MessageDTO {
 	return MessageDTO{
 		ID: m.ID, Seq: m.Seq, Role: string(m.Role), Status: status, Error: m.Error, Failure: failureDTO(m),
 		Parts: parts, CreatedAt: millis(m.CreatedAt), Provider: m.Provider, Model: m.Model, RunID: m.RunID,
+		Usage: messageUsage(m), Summary: summaryDTO(m.Summary), Tokens: m.Tokens,
 	}
 }
 
@@ -278,6 +288,11 @@ type RetryDTO struct {
 type UsageDTO struct {
 	InputTokens  int64 `json:"inputTokens"`
 	OutputTokens int64 `json:"outputTokens"`
+	// ReasoningTokens, CacheReadTokens and CacheWriteTokens are set where
+	// the provider reports them (chat.Usage).
+	ReasoningTokens  int64 `json:"reasoningTokens,omitempty"`
+	CacheReadTokens  int64 `json:"cacheReadTokens,omitempty"`
+	CacheWriteTokens int64 `json:"cacheWriteTokens,omitempty"`
 }
 
 // FinishedDTO is run:finished, sent exactly once per run.

@@ -51,6 +51,13 @@ const (
 	// EventMessageSaved carries a message the run stored (the user's, each
 	// reply and tool results, checkpoints of a streaming reply).
 	EventMessageSaved Event = "message:saved"
+	// EventContextMeasured carries how full the session's next request is
+	// (the header's context meter), before each request and after a
+	// compaction.
+	EventContextMeasured Event = "context:measured"
+	// EventCompaction reports a compaction: started, each summarising
+	// request done, finished (context.go).
+	EventCompaction Event = "compaction:progress"
 
 	// EventConnectorState is sent each time a connector's state changes
 	// (starting, ready, error, restarting, stopped).
@@ -106,6 +113,8 @@ var Events = []EventInfo{
 	{EventToolLog, ToolEventDTO{}, "chat"},
 	{EventToolFinished, ToolEventDTO{}, "chat"},
 	{EventMessageSaved, SavedDTO{}, "chat"},
+	{EventContextMeasured, ContextUseDTO{}, "chat"},
+	{EventCompaction, CompactionDTO{}, "chat"},
 	{EventRunFinished, FinishedDTO{}, "chat"},
 	{EventModelsChanged, "", "chat"},
 	{EventConnectorState, ConnectorDTO{}, "connectors"},

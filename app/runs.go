@@ -10,17 +10,25 @@ import (
 	"maestro/backend/store"
 )
 
-// startRun launches the run in (SessionID, Text, Retry, Edit; RunID and
-// Control are set here) on its own goroutine. It returns once the user's
-// message is stored (or the run failed before that), with the message as
-// the UI shows it.
+// startRun launches the run in (SessionID, Text, Retry, Edit, Regenerate;
+// RunID and Control are set here) on its own goroutine. It returns once the
+// user's message is stored (or the run failed before that), with the
+// message as the UI shows it; a run that stores none (Retry, Regenerate)
+// returns at once.
 func (c *Chat) startRun(in agent.RunInput) (string, *MessageDTO, error) {
+	return c.launch(in, (*agent.Agent).Run)
+}
+
+// launch starts body (Agent.Run, or Agent.Compact through compactRun) as a
+// run of the session: registered, stoppable with StopRun, its events sent.
+func (c *Chat) launch(in agent.RunInput, body func(*agent.Agent, context.Context, agent.RunInput, agent.Sink) (agent.RunResult, error)) (string, *MessageDTO, error) {
 	run, _, cancelCall, err := c.core.call()
 	if err != nil {
 		return "", nil, err
 	}
 	cancelCall()
-	if !in.Retry {
+	noMessage := in.Retry || in.Regenerate != 0 || in.Text == "" && len(in.Files) == 0 && len(in.Resources) == 0
+	if !noMessage {
 		c.pickDefaultModel(in.SessionID)
 	}
 	root, err := c.core.beginWork()
@@ -34,7 +42,7 @@ func (c *Chat) startRun(in agent.RunInput) (string, *MessageDTO, error) {
 		return "", nil, errRunning()
 	}
 	ctx, cancel := context.WithCancel(root)
-	rs := &runState{id: chat.NewID(), sessionID: in.SessionID, edit: in.Edit != 0, cancel: cancel, control: &agent.Control{}}
+	rs := &runState{id: chat.NewID(), sessionID: in.SessionID, edit: in.Edit != 0, regen: in.Regenerate != 0, cancel: cancel, control: &agent.Control{}}
 	c.runs[rs.id] = rs
 	c.mu.Unlock()
 
@@ -44,9 +52,9 @@ func (c *Chat) startRun(in agent.RunInput) (string, *MessageDTO, error) {
 	go func() {
 		defer c.core.work.Done()
 		defer c.finish(rs)
-		_, _ = run.agent.Run(ctx, in, sink)
+		_, _ = body(run.agent, ctx, in, sink)
 	}()
-	if in.Retry {
+	if noMessage {
 		return rs.id, nil, nil
 	}
 	res := <-started
@@ -192,6 +200,8 @@ func (s *runSink) Emit(ev agent.Event) {
 	default:
 		if name, dto, ok := toolEvent(id, ev); ok {
 			ev2.runEvent(id, name, dto)
+		} else if name, dto, ok := contextEvent(id, s.run.sessionID, ev); ok {
+			ev2.runEvent(id, name, dto)
 		}
 	}
 }
@@ -258,6 +268,9 @@ func (s *runSink) saved(e agent.MessageSaved) {
 			dto.Branch = s.c.branchOf(ctx, st, s.run.sessionID, m.Seq)
 		}
 		s.signal(startResult{msg: &dto})
+	}
+	if s.run.regen && m.Role == chat.RoleAssistant {
+		dto.Branch = s.c.branchOf(ctx, st, s.run.sessionID, m.Seq)
 	}
 	s.c.core.events.runEvent(s.run.id, EventMessageSaved, SavedDTO{RunID: s.run.id, SessionID: s.run.sessionID, Message: dto})
 	if m.Role == chat.RoleUser {

@@ -136,10 +136,19 @@ func (r *run) write(ctx context.Context, m *chat.Message) error {
 	if m.Seq != 0 {
 		return r.a.store.PutMessage(wctx, r.in.SessionID, *m)
 	}
-	stored, err := r.a.store.AppendMessage(wctx, r.in.SessionID, *m)
+	var (
+		stored chat.Message
+		err    error
+	)
+	if r.forkAt != 0 {
+		stored, err = r.a.store.ForkMessage(wctx, r.in.SessionID, r.forkAt, *m)
+	} else {
+		stored, err = r.a.store.AppendMessage(wctx, r.in.SessionID, *m)
+	}
 	if err != nil {
 		return err
 	}
+	r.forkAt = 0
 	*m = stored
 	return nil
 }

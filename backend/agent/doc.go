@@ -16,7 +16,10 @@
 //     skips this and answers the last one again). History is the session's
 //     active branch. Run with Edit stores the message as a sibling of an
 //     earlier user message instead (the store keeps the old continuation as
-//     another branch) and answers it with only the history before it.
+//     another branch) and answers it with only the history before it. Run
+//     with Regenerate stores no user message: it answers the named answer's
+//     user message again, and its first write is stored as a sibling of the
+//     old answer (regenerate.go), so the old answer stays as another branch.
 //  2. Right before each request the agent reads the session (provider,
 //     model, approval policy, grants) and asks Tools for the overlay of the
 //     session's current provider, so a tool toggled or a provider switched

@@ -31,6 +31,11 @@ type RunInput struct {
 	// old one and its continuation stay, as another branch) and the turn
 	// answers it with only the history before it.
 	Edit uint64
+	// Regenerate, if set, is the Seq of an assistant message of the active
+	// branch whose answer is made again, as a new branch from its turn's
+	// user message (regenerate.go); the old answer stays as another
+	// branch. Text, Files and Resources are empty.
+	Regenerate uint64
 	// Control, if set, lets the app call ApplyNow while the run streams.
 	Control *Control
 }
@@ -58,8 +63,11 @@ type run struct {
 	// are rendered from it through the entry's view.
 	history  []chat.Message
 	promptID string
-	steps    int
-	usage    chat.Usage
+	// forkAt, while set, is the message the run's first write is stored
+	// as a sibling of (a regenerated answer); the write clears it.
+	forkAt uint64
+	steps  int
+	usage  chat.Usage
 	// requestedBy is chat.RequestedByApp for an MCP App's call (AppCall).
 	requestedBy string
 }
@@ -124,6 +132,10 @@ func (r *run) open(ctx context.Context) error {
 }
 
 func (r *run) close(ctx context.Context) {
+	if r.settleRegenerate() {
+		r.entry.mu.Unlock()
+		return
+	}
 	r.a.settle(ctx, r.entry, r.in.SessionID, r.history)
 	r.entry.mu.Unlock()
 }
@@ -134,8 +146,12 @@ func (r *run) turn(ctx context.Context) error {
 	}
 	defer r.close(ctx)
 	switch {
-	case r.in.Retry && r.in.Edit != 0:
-		return chat.E(chat.ErrInvalid, "a turn cannot be retried and edited at once")
+	case r.in.Retry && r.in.Edit != 0, r.in.Regenerate != 0 && (r.in.Retry || r.in.Edit != 0):
+		return chat.E(chat.ErrInvalid, "a turn cannot be retried, edited or regenerated at once")
+	case r.in.Regenerate != 0:
+		if err := r.checkRegenerate(ctx); err != nil {
+			return err
+		}
 	case r.in.Retry:
 		if err := checkRetry(r.history); err != nil {
 			return err

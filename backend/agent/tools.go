@@ -237,6 +237,9 @@ type Store interface {
 	// reports true (the first one it refuses is left out), read in one
 	// transaction. Only those are decoded.
 	ActiveTail(ctx context.Context, sessionID string, keep func(chat.Message) bool) (chat.Session, []chat.Message, error)
+	// TailFrom is ActiveTail walked back from the message at seq, which
+	// must be on the active branch (a regenerated answer).
+	TailFrom(ctx context.Context, sessionID string, seq uint64, keep func(chat.Message) bool) (chat.Session, []chat.Message, error)
 	// Message returns one message by Seq; OnActivePath reports whether it
 	// is on the active branch (an edit of a message older than the tail
 	// the agent holds).

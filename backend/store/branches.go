@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/binary"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"slices"
 
@@ -154,21 +155,33 @@ func (s *Store) OnActivePath(ctx context.Context, sessionID string, seq uint64) 
 		if err != nil || b == nil {
 			return err
 		}
-		for at := sess.Head; at >= seq && at != 0; {
-			if at == seq {
-				on = true
-				return nil
-			}
-			if at, err = parentOf(b, at); err != nil {
-				return err
-			}
+		_, err = onPath(b, sess.Head, seq)
+		on = err == nil
+		if errors.Is(err, chat.ErrNotFound) {
+			err = nil
 		}
-		return nil
+		return err
 	})
 	if err != nil {
 		return false, fmt.Errorf("store: find message %d on the active branch of session %s: %w", seq, sessionID, err)
 	}
 	return on, nil
+}
+
+// onPath walks down from head to seq, decoding only the Parent of the
+// messages between them, and returns seq, or chat.ErrNotFound when seq is
+// not on the branch that ends at head.
+func onPath(b *bolt.Bucket, head, seq uint64) (uint64, error) {
+	for at := head; at >= seq && at != 0 && b != nil; {
+		if at == seq {
+			return seq, nil
+		}
+		var err error
+		if at, err = parentOf(b, at); err != nil {
+			return 0, err
+		}
+	}
+	return 0, fmt.Errorf("message %d is not on the active branch: %w", seq, chat.ErrNotFound)
 }
 
 // sessionTree returns the session and its message bucket (nil when it has

@@ -21,6 +21,22 @@ import (
 // costs what that part costs, not what the session does. The session is
 // the state the messages belong to (its Head and UpdatedAt identify it).
 func (s *Store) ActiveTail(ctx context.Context, sessionID string, keep func(chat.Message) bool) (chat.Session, []chat.Message, error) {
+	return s.tail(ctx, sessionID, 0, keep)
+}
+
+// TailFrom is ActiveTail walked back from the message at seq instead of
+// the session's Head: the branch that ends there (a regenerated answer is
+// answered from it). The message must be on the active branch, or
+// chat.ErrNotFound.
+func (s *Store) TailFrom(ctx context.Context, sessionID string, seq uint64, keep func(chat.Message) bool) (chat.Session, []chat.Message, error) {
+	if seq == 0 {
+		return chat.Session{}, nil, fmt.Errorf("store: branch of session %s up to message 0: %w", sessionID, chat.ErrNotFound)
+	}
+	return s.tail(ctx, sessionID, seq, keep)
+}
+
+// tail walks back from `from` (0: the Head).
+func (s *Store) tail(ctx context.Context, sessionID string, from uint64, keep func(chat.Message) bool) (chat.Session, []chat.Message, error) {
 	var (
 		sess chat.Session
 		out  []chat.Message
@@ -31,7 +47,13 @@ func (s *Store) ActiveTail(ctx context.Context, sessionID string, keep func(chat
 			return err
 		}
 		sess = ss
-		for at := sess.Head; at != 0 && b != nil; {
+		start := sess.Head
+		if from != 0 {
+			if start, err = onPath(b, sess.Head, from); err != nil {
+				return err
+			}
+		}
+		for at := start; at != 0 && b != nil; {
 			m, err := pathMessage(b, at)
 			if err != nil {
 				return err

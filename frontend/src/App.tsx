@@ -15,6 +15,7 @@ import {syncCommands} from './stores/commands'
 import {useAppStore} from './stores/app'
 import {useModels} from './stores/models'
 import {syncRuns} from './stores/chatEvents'
+import {syncContext} from './stores/context'
 import {syncSessions} from './stores/sessions'
 import {syncTheme} from './stores/theme'
 import {useUI} from './stores/ui'
@@ -37,6 +38,7 @@ function Shell() {
   useEffect(() => syncSessions(), [])
   useEffect(() => syncAccounts(), [])
   useEffect(() => syncRuns(), [])
+  useEffect(() => syncContext(), [])
   useEffect(() => syncDialogs(), [])
   useEffect(() => syncTasks(), [])
   useEffect(() => {

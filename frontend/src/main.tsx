@@ -10,6 +10,7 @@ import './styles/branches.css'
 import './styles/markdown.css'
 import './styles/tools.css'
 import './styles/pages.css'
+import './styles/context.css'
 import './styles/overlays.css'
 import App from './App'
 

@@ -10,6 +10,7 @@ package fakescript
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"net/http"
 	"strings"
 	"sync"
@@ -260,6 +261,7 @@ const ControlPrefix = "/_fake/"
 //	POST /_fake/reset     clear both (and restore the default models)
 //	POST /_fake/models    body: ["model-id"…]  the models served (null: the defaults)
 //	POST /_fake/window    body: {"tokens": N}  every model's context window (0: their own)
+//	POST /_fake/route     body: {"contains": S, "reply": Reply}  Route
 func (s *Script) ControlHandler() http.Handler {
 	mux := http.NewServeMux()
 	mux.HandleFunc("POST "+ControlPrefix+"replies", func(w http.ResponseWriter, r *http.Request) {
@@ -297,6 +299,18 @@ func (s *Script) ControlHandler() http.Handler {
 			return
 		}
 		s.SetWindow(body.Tokens)
+		w.WriteHeader(http.StatusNoContent)
+	})
+	mux.HandleFunc("POST "+ControlPrefix+"route", func(w http.ResponseWriter, r *http.Request) {
+		var body struct {
+			Contains string `json:"contains"`
+			Reply    Reply  `json:"reply"`
+		}
+		if err := json.NewDecoder(r.Body).Decode(&body); err != nil || body.Contains == "" {
+			http.Error(w, fmt.Sprintf("route: want {\"contains\": text, \"reply\": {…}}: %v", err), http.StatusBadRequest)
+			return
+		}
+		s.Route(body.Contains, body.Reply)
 		w.WriteHeader(http.StatusNoContent)
 	})
 	return mux

@@ -112,6 +112,12 @@ export const chatApi = {
   editAndResend: (sessionId: string, seq: number, text: string) => call(() => go().Chat.EditAndResend(sessionId, seq, text)),
   /** Shows the branch through the message seq (one version of an edited message). */
   switchBranch: (sessionId: string, seq: number) => call(() => go().Chat.SwitchBranch(sessionId, seq)),
+  /** Answers the turn of the assistant message seq again, as a new branch; resolves to the run's id. */
+  regenerate: (sessionId: string, seq: number) => call(() => go().Chat.Regenerate(sessionId, seq)),
+  /** How full the session's next request is (the header's context meter). */
+  contextUse: (sessionId: string) => call(() => go().Chat.ContextUse(sessionId)),
+  /** Summarises the conversation before its latest turn now; resolves to the run's id (StopRun stops it). */
+  compactNow: (sessionId: string) => call(() => go().Chat.CompactNow(sessionId)),
 }
 
 /** A chat event: a run's, or models:changed (credentials or catalog changed). */

@@ -11,7 +11,7 @@ export const ProviderIdValues = ['anthropic', 'openai', 'gemini'] as const
 export type ProviderId = (typeof ProviderIdValues)[number]
 
 /** Who wrote a message. */
-export const RoleValues = ['user', 'assistant', 'tool'] as const
+export const RoleValues = ['user', 'assistant', 'tool', 'summary'] as const
 export type Role = (typeof RoleValues)[number]
 
 /** Where a stored message stands; superseded attempts are never shown. */
@@ -57,6 +57,10 @@ export type ModelSource = (typeof ModelSourceValues)[number]
 /** What streamed text is. */
 export const DeltaKindValues = ['text', 'reasoning'] as const
 export type DeltaKind = (typeof DeltaKindValues)[number]
+
+/** Where a compaction is (compaction:progress). */
+export const CompactionPhaseValues = ['started', 'progress', 'finished'] as const
+export type CompactionPhase = (typeof CompactionPhaseValues)[number]
 
 /** An answer to approval:needed (Chat.AnswerApproval). */
 export const ApprovalDecisionValues = ['allow_once', 'always_allow', 'always_allow_all_chats', 'deny'] as const
@@ -199,6 +203,26 @@ export interface BranchDTO {
 }
 
 /**
+ * CompactionDTO is compaction:progress. Phase "started" gives the part
+ * being summarised (Messages, Tokens) and how many requests it takes;
+ * "progress" how many are done; "finished" the summary node's Seq and its
+ * size against what it replaced (TokensBefore, TokensAfter).
+ */
+export interface CompactionDTO {
+  runId: string
+  sessionId: string
+  phase: CompactionPhase
+  reason?: string
+  messages?: number
+  tokens?: number
+  done: number
+  requests: number
+  seq?: number
+  tokensBefore?: number
+  tokensAfter?: number
+}
+
+/**
  * ConnectorDTO is a connector as the Connectors page shows it: its
  * settings (secret values masked) and its live state.
  */
@@ -312,6 +336,50 @@ export interface ConnectorInputDTO {
 export interface ConnectorLogDTO {
   id: string
   line: LogLineDTO
+}
+
+/**
+ * ContextSummaryDTO locates a summary node: its Seq, the last message it
+ * stands for (Through) and how many it stands for.
+ */
+export interface ContextSummaryDTO {
+  seq: number
+  through: number
+  messages: number
+}
+
+/**
+ * ContextUseDTO is how full a session's next request is: estimated tokens
+ * (system prompt, tool declarations, messages after compaction) against
+ * its model's window. Window is 0 when the session has no model.
+ */
+export interface ContextUseDTO {
+  sessionId: string
+  provider: string
+  model: string
+  tokens: number
+  /**
+   * ToolTokens and SystemTokens are the parts of Tokens the tool
+   * declarations and the system prompt take.
+   */
+  toolTokens: number
+  systemTokens: number
+  /**
+   * Window is the model's context window; Reserve is kept for the
+   * answer; Limit (Window − Reserve) is the most a request carries;
+   * Threshold is where compaction starts.
+   */
+  window: number
+  reserve: number
+  limit: number
+  threshold: number
+  /**
+   * Reported is set when Tokens rests on the usage the provider
+   * reported for the last reply.
+   */
+  reported: boolean
+  /** Summary locates the latest summary node, when there is one. */
+  summary?: ContextSummaryDTO
 }
 
 export interface DefinitionChange {
@@ -559,6 +627,14 @@ export interface MessageDTO {
    * and resending); nil when it is the only one.
    */
   branch?: BranchDTO
+  /** Usage is what the provider reported for this reply (context.go). */
+  usage?: UsageDTO
+  /**
+   * Summary is set on a summary node (role "summary"): what it stands
+   * for in requests. Tokens is the message's estimated size.
+   */
+  summary?: SummaryDTO
+  tokens?: number
 }
 
 /** MessagePageDTO is a page of older messages (EarlierMessages). */
@@ -754,6 +830,8 @@ export interface SessionDTO {
   createdAt: number
   updatedAt: number
   toolsRevision: number
+  /** Usage adds up what the session's stored replies report (context.go). */
+  usage?: UsageDTO
 }
 
 /** SessionToolDTO is one tool in a session's Tools panel. */
@@ -815,6 +893,18 @@ export interface StepDTO {
   model: string
   toolsRevision: number
   toolCount: number
+}
+
+/**
+ * SummaryDTO is what a summary node stands for in requests: every message
+ * of its branch up to Through (Messages of them, about Replaced tokens).
+ * Reason is "threshold", "manual" or "too_long".
+ */
+export interface SummaryDTO {
+  through: number
+  messages: number
+  replaced?: number
+  reason: string
 }
 
 /**
@@ -956,6 +1046,13 @@ export interface ToolsChangedDTO {
 export interface UsageDTO {
   inputTokens: number
   outputTokens: number
+  /**
+   * ReasoningTokens, CacheReadTokens and CacheWriteTokens are set where
+   * the provider reports them (chat.Usage).
+   */
+  reasoningTokens?: number
+  cacheReadTokens?: number
+  cacheWriteTokens?: number
 }
 
 /**
@@ -1057,6 +1154,20 @@ export interface ChatService {
    */
   ApplyNow(runID: string): Promise<boolean>
   /**
+   * CompactNow summarises the session's conversation before its latest turn
+   * now, with the session's model ("Compact now"). It returns the run's id
+   * at once; the work reports compaction:progress, message:saved (the
+   * summary node), context:measured and run:finished, and StopRun stops it
+   * (nothing is stored then).
+   */
+  CompactNow(sessionID: string): Promise<string>
+  /**
+   * ContextUse measures the session's next request against its model's
+   * window: the numbers of the chat header's context meter. While a reply
+   * runs it answers the run's latest measurement.
+   */
+  ContextUse(sessionID: string): Promise<ContextUseDTO>
+  /**
    * EditAndResend stores text as a new version of the user message seq and
    * starts a reply to it, with only the history before that message. The
    * old message and everything after it stay, as another branch. Like
@@ -1076,6 +1187,13 @@ export interface ChatService {
    * follows when it lands.
    */
   RefreshModels(provider: string): Promise<void>
+  /**
+   * Regenerate answers again the turn of the assistant message seq (any reply
+   * of it: complete, stopped or failed) as a new branch; the old answer stays,
+   * one click away in the versions switcher. It returns the run's id at
+   * once; the new answer arrives as events.
+   */
+  Regenerate(sessionID: string, seq: number): Promise<string>
   /** RetryTurn runs the session's last failed turn again. */
   RetryTurn(sessionID: string): Promise<string>
   /**
@@ -1443,6 +1561,19 @@ export const EventToolFinished = 'tool:finished'
  */
 export const EventMessageSaved = 'message:saved'
 
+/**
+ * EventContextMeasured carries how full the session's next request is
+ * (the header's context meter), before each request and after a
+ * compaction.
+ */
+export const EventContextMeasured = 'context:measured'
+
+/**
+ * EventCompaction reports a compaction: started, each summarising
+ * request done, finished (context.go).
+ */
+export const EventCompaction = 'compaction:progress'
+
 /** EventRunFinished is sent exactly once per run, last. */
 export const EventRunFinished = 'run:finished'
 
@@ -1516,6 +1647,8 @@ export interface EventPayloads {
   [EventToolLog]: ToolEventDTO
   [EventToolFinished]: ToolEventDTO
   [EventMessageSaved]: SavedDTO
+  [EventContextMeasured]: ContextUseDTO
+  [EventCompaction]: CompactionDTO
   [EventRunFinished]: FinishedDTO
   [EventModelsChanged]: string
   [EventConnectorState]: ConnectorDTO
@@ -1538,7 +1671,7 @@ export const SESSIONS_EVENTS = [EventSessionsChanged] as const
 export const ACCOUNTS_EVENTS = [EventAuthLogin] as const
 
 /** The chat events. */
-export const CHAT_EVENTS = [EventRunStarted, EventRunStep, EventChatDelta, EventRunRetrying, EventToolStarted, EventToolArgs, EventApproval, EventToolRunning, EventToolProgress, EventToolLog, EventToolFinished, EventMessageSaved, EventRunFinished, EventModelsChanged] as const
+export const CHAT_EVENTS = [EventRunStarted, EventRunStep, EventChatDelta, EventRunRetrying, EventToolStarted, EventToolArgs, EventApproval, EventToolRunning, EventToolProgress, EventToolLog, EventToolFinished, EventMessageSaved, EventContextMeasured, EventCompaction, EventRunFinished, EventModelsChanged] as const
 
 /** The connectors events. */
 export const CONNECTORS_EVENTS = [EventConnectorState, EventConnectorLog, EventToolsChanged, EventTaskChanged] as const

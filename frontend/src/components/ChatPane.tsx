@@ -10,6 +10,8 @@ import {useRuns} from '../stores/runs'
 import {useSessions} from '../stores/sessions'
 import {useUI} from '../stores/ui'
 import {ModelPicker} from './chat/ModelPicker'
+import {ContextMeterFor} from './context/ContextMeterFor'
+import {regenerate} from '../stores/regenerate'
 import {Composer} from './Composer'
 import {EmptyState} from './EmptyState'
 import {FirstRun, useFirstRunSteps} from './FirstRun'
@@ -118,6 +120,7 @@ export function ChatPane() {
         <h1 className="pane-title" data-testid="chat-title" title={session?.title}>
           {session?.title || 'New chat'}
         </h1>
+        <ContextMeterFor sessionId={activeId} />
         <ToolsButton sessionId={activeId} />
         <InstructionsButton sessionId={activeId} />
         <ExportMenu sessionId={activeId} />
@@ -137,6 +140,7 @@ export function ChatPane() {
           hasEarlier={ready && earlierBefore > 0}
           loadingEarlier={loadingEarlier}
           onLoadEarlier={loadEarlier}
+          onRegenerate={(seq) => void regenerate(activeId, seq)}
         />
       )}
       <Composer key={activeId} sessionId={activeId} />

@@ -72,5 +72,10 @@ export function useStickToBottom(resetKey: unknown, followKey: unknown) {
     setJumpVisible(showJumpPill(false, el))
   }, [])
 
-  return {scrollRef, contentRef, onScroll, jumpVisible, jump, reveal}
+  /** Stops following the bottom (something else is about to scroll the view, e.g. to a search hit). */
+  const release = useCallback(() => {
+    stuck.current = false
+  }, [])
+
+  return {scrollRef, contentRef, onScroll, jumpVisible, jump, reveal, release}
 }

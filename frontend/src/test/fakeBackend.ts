@@ -11,6 +11,7 @@ import {useModels} from '../stores/models'
 import {useRuns} from '../stores/runs'
 import {useSessions} from '../stores/sessions'
 import {useTheme} from '../stores/theme'
+import {useContextStore} from '../stores/context'
 import {useToasts} from '../stores/toasts'
 import {useUI} from '../stores/ui'
 
@@ -216,6 +217,26 @@ export function installFakeBackend(opts: FakeOptions = {}) {
     ListModels: vi.fn(async () => structuredClone(opts.models ?? DEFAULT_MODELS)),
     RefreshModels: vi.fn(async () => {}),
     ActiveRun: vi.fn(async (id: string) => state.activeRuns[id] ?? ''),
+    Regenerate: vi.fn(async (id: string, _seq: number) => {
+      if (!find(id)) return notFound(id)
+      const runId = `run-${nextId++}`
+      state.activeRuns[id] = runId
+      return runId
+    }),
+    CompactNow: vi.fn(async (id: string) => {
+      if (!find(id)) return notFound(id)
+      const runId = `run-${nextId++}`
+      state.activeRuns[id] = runId
+      return runId
+    }),
+    // A chat with a model measures 12k tokens of a 200k window (2k of them tools).
+    ContextUse: vi.fn(async (id: string) => {
+      const s = find(id)
+      if (!s) return notFound(id)
+      const window = s.model ? 200_000 : 0
+      return {sessionId: id, provider: s.provider, model: s.model, tokens: s.model ? 12_000 : 0, toolTokens: s.model ? 2_000 : 0,
+        systemTokens: 0, window, reserve: window / 4, limit: (window * 3) / 4, threshold: (window * 3) / 5, reported: false}
+    }),
   }
 
   // app.Accounts
@@ -341,7 +362,7 @@ export type FakeBackend = ReturnType<typeof installFakeBackend>
 
 /** Puts every store back to its first state. */
 export function resetStores(): void {
-  for (const store of [useAppStore, useAccounts, useChat, useModels, useRuns, useSessions, useToasts, useUI, useTheme]) {
+  for (const store of [useAppStore, useAccounts, useChat, useModels, useRuns, useSessions, useToasts, useUI, useTheme, useContextStore]) {
     ;(store as {setState: (s: unknown, replace: true) => void}).setState(store.getInitialState(), true)
   }
   resetAppInit()

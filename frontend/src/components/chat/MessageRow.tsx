@@ -1,11 +1,16 @@
 import {memo} from 'react'
 import {CircleStop} from 'lucide-react'
-import type {Message, ToolResult} from '../../api/types'
+import type {Branch, Message, ToolResult} from '../../api/types'
 import {isBareFailure, messageText} from '../../lib/messages'
+import {isZeroUsage, type TokenUsage} from '../../lib/usage'
 import type {RunErrorInfo} from '../../lib/runError'
 import {modelName, useModels} from '../../stores/models'
+import {useChat} from '../../stores/chat'
 import {useRuns} from '../../stores/runs'
+import {RegenerateButton} from '../context/RegenerateButton'
+import {UsageLine} from '../context/UsageLine'
 import {CopyButton} from '../CopyButton'
+import {BranchSwitcher} from './BranchSwitcher'
 import {Markdown} from './Markdown'
 import {Reasoning} from './Reasoning'
 import {RunError} from './RunError'
@@ -29,6 +34,12 @@ interface Props {
   continues?: boolean
   /** What Copy copies: the whole turn's text; this message's by default. */
   copyText?: string
+  /** The turn's tokens (issue 18's usage line), under its last reply. */
+  usage?: TokenUsage
+  /** Answers the turn again as a new branch; set on a turn's last reply when the chat can answer. */
+  onRegenerate?: () => void
+  /** The versions of the turn's answer (regenerated), under its last reply. */
+  branch?: Branch
 }
 
 function AssistantParts({message, results, activeRunId}: Pick<Props, 'message' | 'results' | 'activeRunId'>) {
@@ -73,7 +84,7 @@ function MessageMeta({message}: {message: Message}) {
 
 /** One stored message: a user bubble, or an assistant reply with its reasoning, text and tool calls. */
 export const MessageRow = memo(function MessageRow(props: Props) {
-  const {message, sessionId, results, activeRunId, error, onRetry, follows, continues, copyText} = props
+  const {message, sessionId, results, activeRunId, error, onRetry, follows, continues, copyText, usage, onRegenerate, branch} = props
   const text = messageText(message)
   const cls = `message message-assistant${follows ? ' follows' : ''}`
   const failure = message.status === 'failed' ? (error ?? message.failure ?? {message: message.error ?? ''}) : undefined
@@ -99,7 +110,16 @@ export const MessageRow = memo(function MessageRow(props: Props) {
           {(copyText || text) && (
             <CopyButton text={copyText || text} label="message" variant="icon" testId="copy-message" />
           )}
+          {onRegenerate && <RegenerateButton onRegenerate={onRegenerate} disabled={!!activeRunId} />}
+          {branch && (
+            <BranchSwitcher
+              branch={branch}
+              disabled={!!activeRunId}
+              onSwitch={(seq) => void useChat.getState().switchBranch(sessionId, seq)}
+            />
+          )}
           <MessageMeta message={message} />
+          {usage && !isZeroUsage(usage) && <UsageLine usage={usage} />}
         </div>
       )}
     </div>
