@@ -1,9 +1,12 @@
 package mcp
 
 import (
+	"errors"
 	"slices"
 	"sync/atomic"
 	"testing"
+
+	"maestro/backend/chat"
 )
 
 // UnsubscribeSession drops what one session follows (on the connectors
@@ -56,4 +59,23 @@ func (c Connector) subsFollowers(h *harness) []string {
 		return nil
 	}
 	return r.subs.followers("test://doc")
+}
+
+// ConnectorOffering needs no session; a connector that is not ready says
+// so, and one that offers nothing has empty lists.
+func TestConnectorOfferingStates(t *testing.T) {
+	t.Parallel()
+	h := newHarness(t, WithInProcessServer("test", newServer("test")))
+	c := h.add(Connector{Name: "Test", Transport: TransportInProcess, Command: "test"})
+	o, err := h.sup.ConnectorOffering(t.Context(), c.ID)
+	if err != nil || len(o.Prompts)+len(o.Resources)+len(o.Templates) != 0 {
+		t.Errorf("ConnectorOffering of a tools-only server = %+v, %v; want empty lists", o, err)
+	}
+	if _, err := h.sup.ConnectorOffering(t.Context(), "nope"); !errors.Is(err, chat.ErrNotFound) {
+		t.Errorf("ConnectorOffering of an unknown connector = %v; want ErrNotFound", err)
+	}
+	off := h.add(Connector{Name: "Off", Transport: TransportInProcess, Command: "test", Disabled: true})
+	if _, err := h.sup.ConnectorOffering(t.Context(), off.ID); !errors.Is(err, chat.ErrUnavailable) || !errContains(err, "Off") {
+		t.Errorf("ConnectorOffering of a disabled connector = %v; want ErrUnavailable naming it", err)
+	}
 }
