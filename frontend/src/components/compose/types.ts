@@ -91,3 +91,13 @@ export function attachmentLabel(a: DraftAttachment): string {
   if (a.type === 'file') return a.name
   return a.title || a.name || a.uri
 }
+
+/** What one connector offers besides tools (backend/mcp Offering), for the connectors page. */
+export interface Offering {
+  connectorId: string
+  prompts: Prompt[]
+  templates: ResourceTemplate[]
+  resources: Resource[]
+  moreResources?: boolean
+  errors?: string[]
+}
