@@ -48,7 +48,9 @@ export function matchesResource(r: Resource, query: string): boolean {
  * variables.
  */
 export function ResourcePicker({sources, listPage, templates, completeVariable, onPick, onPickTemplate, onClose, initialQuery = ''}: Props) {
-  const [connector, setConnector] = useState(sources[0]?.connectorId ?? '')
+  const [chosen, setConnector] = useState('')
+  // The sources may arrive after the picker opens: the first is the default.
+  const connector = sources.some((s) => s.connectorId === chosen) ? chosen : (sources[0]?.connectorId ?? '')
   const [query, setQuery] = useState(initialQuery)
   const [listings, setListings] = useState<Record<string, Listing>>({})
   const [template, setTemplate] = useState<ResourceTemplate | null>(null)
