@@ -87,15 +87,22 @@ deps-test:
 frontend:
 	cd frontend && npm run build --silent
 
-## bindings: regenerate frontend/wailsjs from app.App (committed; make test checks it is current)
+## bindings: regenerate the Go↔TS contract, frontend/src/api/contract.gen.ts (the DTOs, the bound
+## services, the events), and frontend/wailsjs/runtime (committed; make test checks they are current)
+# Wails's own typed bindings (wailsjs/go) are dropped: the contract types and
+# calls the same services, with the events and unions Wails does not know.
 bindings:
 	@$(WAILS) generate module -tags $(TAGS) >/dev/null
+	@rm -rf frontend/wailsjs/go
+	@go run ./app/cmd/maestro-contract -o frontend/src/api/contract.gen.ts
 
 check-bindings:
-	@rm -rf $(OUT)/wailsjs && mkdir -p $(OUT) && cp -r frontend/wailsjs $(OUT)/wailsjs
+	@rm -rf $(OUT)/bindings && mkdir -p $(OUT)/bindings && cp -r frontend/wailsjs $(OUT)/bindings/wailsjs && \
+		cp frontend/src/api/contract.gen.ts $(OUT)/bindings/contract.gen.ts
 	@$(MAKE) -s bindings
-	@diff -r $(OUT)/wailsjs frontend/wailsjs >/dev/null || \
-		{ echo "frontend/wailsjs was stale and has been regenerated: review and commit it"; exit 1; }
+	@diff -r $(OUT)/bindings/wailsjs frontend/wailsjs >/dev/null && \
+		diff $(OUT)/bindings/contract.gen.ts frontend/src/api/contract.gen.ts >/dev/null || \
+		{ echo "frontend/wailsjs or frontend/src/api/contract.gen.ts was stale and has been regenerated: review and commit it"; exit 1; }
 
 build-dev: frontend
 	go build -tags dev,$(TAGS) -o $(APP_DEV) .

@@ -3,7 +3,6 @@
 package main
 
 import (
-	"context"
 	"crypto/sha256"
 	"embed"
 	"encoding/hex"
@@ -48,63 +47,42 @@ func run() error {
 	slog.SetDefault(logger)
 
 	kc := auth.New("Maestro")
-	// The manager reports to the app through hooks, which exist only once
-	// the app does; no sign-in can start before wails.Run.
-	var hooks app.Lifecycle
+	// The sign-in manager reports to the app, and the app needs the
+	// catalog the manager's credentials feed: a is set below, before
+	// wails.Run, and no sign-in can start before then.
+	var a *app.App
 	accounts := auth.NewManager(kc, auth.ManagerConfig{
-		OpenURL:   func(url string) error { return hooks.OpenURL(url) },
-		Notify:    func(u auth.LoginUpdate) { hooks.LoginUpdate(u) },
+		OpenURL:   func(url string) error { return a.OpenURL(url) },
+		Notify:    func(u auth.LoginUpdate) { a.LoginUpdate(u) },
 		Endpoints: auth.EndpointsFromEnv(),
 		Logger:    logger,
 	})
 	// Runs after wails.Run returns, that is after the app's shutdown has
 	// canceled and waited for its sign-ins.
 	defer accounts.Close()
+	models := catalog.New(accounts, catalog.WithVersion(version), catalog.WithLogger(logger))
+	// Runs after the app's shutdown: a model list being fetched is let finish.
+	defer models.Close()
 
 	rt := app.WailsRuntime()
 	if browser := os.Getenv("MAESTRO_BROWSER"); browser != "" {
 		rt.OpenURL = app.BrowserCommand(browser)
 	}
-	a := app.New(app.Config{
-		Version:  version,
-		DataDir:  dir,
-		Runtime:  rt,
-		Keychain: kc,
-		Accounts: accounts,
-		Logger:   logger,
+	a = app.New(app.Deps{
+		Version: version, DataDir: dir, Runtime: rt, Logger: logger,
+		Keychain: kc, Secrets: kc, SignIns: accounts, Models: models, Catalog: models,
+		// The window's size, place and theme background come from the last run.
+		Window: app.LoadWindow(dir, logger),
 	})
-	models := catalog.New(accounts, catalog.WithVersion(version), catalog.WithLogger(logger))
-	// MCP connectors: the supervisor and registry are built on the store at
-	// startup (servers start in the background) and closed before it.
-	app.EnableConnectors(a, app.ConnectorsDeps{Secrets: kc})
-	// Runs after the app's shutdown: a model list being fetched is let finish.
-	defer models.Close()
-	app.EnableChat(a, app.ChatDeps{Models: models, Tools: app.AgentTools(a), Catalog: models})
-	hooks = app.Hooks(a)
-	// The window's size, place and theme background come from the last run.
-	win := app.LoadWindow(dir, logger)
-	winHooks := app.WindowHooks(win)
 	opts := &options.App{
 		Title:       "Maestro",
 		AssetServer: &assetserver.Options{Assets: assets},
-		Menu:        app.Menu(win, app.EmitEvent),
-		OnStartup: func(ctx context.Context) {
-			winHooks.Startup(ctx)
-			hooks.Startup(ctx)
-		},
-		OnBeforeClose:  winHooks.BeforeClose,
-		OnShutdown:     hooks.Shutdown,
-		Bind:           []any{a, win},
-		ErrorFormatter: app.FormatError,
-		// One window per data dir: a second launch on the same dir raises
-		// the first window instead of racing it for the data file.
-		SingleInstanceLock: &options.SingleInstanceLock{
-			UniqueId:               instanceID(dir),
-			OnSecondInstanceLaunch: func(options.SecondInstanceData) { hooks.SecondInstance() },
-		},
-		Linux: &linux.Options{Icon: icon, ProgramName: "maestro", WebviewGpuPolicy: gpuPolicy()},
+		// One window per data dir: a second launch raises the first window
+		// instead of racing it for the data file.
+		SingleInstanceLock: &options.SingleInstanceLock{UniqueId: instanceID(dir)},
+		Linux:              &linux.Options{Icon: icon, ProgramName: "maestro", WebviewGpuPolicy: gpuPolicy()},
 	}
-	winHooks.Apply(opts)
+	a.Configure(opts) // services, hooks, menu, window size and background
 	return wails.Run(opts)
 }
 

@@ -3,9 +3,9 @@ package app
 import (
 	"context"
 	"errors"
-	"fmt"
 	"slices"
 	"strings"
+	"sync"
 	"time"
 	"unicode"
 
@@ -13,18 +13,25 @@ import (
 	"maestro/backend/chat"
 )
 
-// EventAuthLogin reports the progress of a browser sign-in (LoginEventDTO).
-const EventAuthLogin = "auth:login"
+// Accounts is the bound service of the Accounts page: each provider's
+// credentials, browser sign-ins (which report through auth:login events)
+// and API keys. It does not need the data file.
+//
+// A browser sign-in returns at once; a goroutine app/ starts holds the
+// login's context (a child of the root) until the manager reports the
+// login's one terminal update through LoginUpdate. At shutdown that
+// goroutine cancels the login and waits, boundedly, for the update. mu
+// guards the logins being watched and is never held while calling the
+// manager, which may report synchronously from inside a call.
+type Accounts struct {
+	core     *core
+	signIns  SignIns
+	keychain Keychain
+	catalog  ModelCatalog
 
-// Accounts is what the app needs from the sign-in manager (auth.Manager).
-type Accounts interface {
-	Accounts(ctx context.Context) ([]auth.Account, error)
-	StartLogin(ctx context.Context, provider string) (auth.Login, error)
-	SubmitCode(ctx context.Context, loginID, code string) error
-	CancelLogin(loginID string) error
-	SignOut(ctx context.Context, provider string) error
-	SetAPIKey(ctx context.Context, provider, key string) (auth.Account, error)
-	RemoveAPIKey(ctx context.Context, provider string) error
+	mu     sync.Mutex
+	logins map[string]*signIn // by login id
+	ended  map[string]bool    // ids whose terminal update came before StartLogin returned
 }
 
 // API key bounds. Real keys are 39 (Google) to about 200 (OpenAI project
@@ -41,7 +48,7 @@ const (
 const loginStopWait = 5 * time.Second
 
 // signIn is a browser sign-in that app/ is watching. Its fields are set once;
-// finished is guarded by App.loginMu.
+// finished is guarded by Accounts.mu.
 type signIn struct {
 	provider string
 	authURL  string
@@ -51,14 +58,14 @@ type signIn struct {
 	finished  bool
 }
 
-// Accounts lists the providers that have credentials, in the page's order.
-func (a *App) Accounts() ([]AccountDTO, error) {
-	mgr, ctx, cancel, err := a.accountsReady()
+// List lists the providers that have credentials, in the page's order.
+func (a *Accounts) List() ([]AccountDTO, error) {
+	ctx, cancel, err := a.core.rootCall()
 	if err != nil {
 		return nil, err
 	}
 	defer cancel()
-	list, err := mgr.Accounts(ctx)
+	list, err := a.signIns.Accounts(ctx)
 	if err != nil {
 		return nil, err
 	}
@@ -80,101 +87,95 @@ func (a *App) Accounts() ([]AccountDTO, error) {
 // SignIn starts a browser sign-in and returns at once; progress arrives as
 // auth:login events, ending with exactly one signed_in, failed or canceled.
 // A sign-in already running for the provider is canceled first.
-func (a *App) SignIn(provider string) (LoginDTO, error) {
+func (a *Accounts) SignIn(provider string) (LoginDTO, error) {
 	if err := validProvider(provider); err != nil {
 		return LoginDTO{}, err
 	}
-	mgr := a.cfg.Accounts
-	if mgr == nil {
-		return LoginDTO{}, errNoAccounts
-	}
+	mgr := a.signIns
 	// The WaitGroup slot is taken before the manager is called, so shutdown
 	// waits for this sign-in from here on.
-	root, err := a.beginWork()
+	root, err := a.core.beginWork()
 	if err != nil {
 		return LoginDTO{}, err
 	}
-	a.cancelSignIns(mgr, provider)
+	a.cancelSignIns(provider)
 	ctx, cancel := context.WithCancel(root)
 	l, err := mgr.StartLogin(ctx, provider)
 	if err != nil {
 		cancel()
-		a.work.Done()
+		a.core.work.Done()
 		return LoginDTO{}, err
 	}
 	dto := LoginDTO{LoginID: l.ID, Provider: l.Provider, AuthURL: l.AuthURL, Manual: l.Manual, BrowserError: l.BrowserError}
 	s := &signIn{provider: l.Provider, authURL: l.AuthURL, manualURL: l.ManualURL, done: make(chan struct{})}
-	a.loginMu.Lock()
+	a.mu.Lock()
 	if a.ended[l.ID] {
 		// It ended before StartLogin returned; its events are already out.
 		delete(a.ended, l.ID)
-		a.loginMu.Unlock()
+		a.mu.Unlock()
 		cancel()
-		a.work.Done()
+		a.core.work.Done()
 		return dto, nil
 	}
 	if a.logins == nil {
 		a.logins = make(map[string]*signIn)
 	}
 	a.logins[l.ID] = s
-	a.loginMu.Unlock()
-	go a.watchSignIn(ctx, cancel, mgr, l.ID, s)
+	a.mu.Unlock()
+	go a.watchSignIn(ctx, cancel, l.ID, s)
 	return dto, nil
 }
 
 // watchSignIn owns a sign-in's context: it ends it after the terminal update,
 // or at shutdown cancels the sign-in and waits (boundedly) for that update.
-func (a *App) watchSignIn(ctx context.Context, cancel context.CancelFunc, mgr Accounts, id string, s *signIn) {
-	defer a.work.Done()
+func (a *Accounts) watchSignIn(ctx context.Context, cancel context.CancelFunc, id string, s *signIn) {
+	defer a.core.work.Done()
 	defer cancel()
 	select {
 	case <-s.done:
 	case <-ctx.Done():
-		if err := mgr.CancelLogin(id); err != nil && !errors.Is(err, chat.ErrNotFound) {
-			a.log.Warn("cancel sign-in at shutdown", "login", id, "err", err)
+		if err := a.signIns.CancelLogin(id); err != nil && !errors.Is(err, chat.ErrNotFound) {
+			a.core.log.Warn("cancel sign-in at shutdown", "login", id, "err", err)
 		}
 		select {
 		case <-s.done:
 		case <-time.After(loginStopWait):
-			a.log.Warn("sign-in did not report its end", "login", id, "provider", s.provider)
+			a.core.log.Warn("sign-in did not report its end", "login", id, "provider", s.provider)
 		}
 	}
-	a.loginMu.Lock()
+	a.mu.Lock()
 	delete(a.logins, id)
-	a.loginMu.Unlock()
+	a.mu.Unlock()
 }
 
 // cancelSignIns cancels the running sign-ins for provider.
-func (a *App) cancelSignIns(mgr Accounts, provider string) {
+func (a *Accounts) cancelSignIns(provider string) {
 	var ids []string
-	a.loginMu.Lock()
+	a.mu.Lock()
 	for id, s := range a.logins {
 		if s.provider == provider && !s.finished {
 			ids = append(ids, id)
 		}
 	}
-	a.loginMu.Unlock()
+	a.mu.Unlock()
 	for _, id := range ids {
-		if err := mgr.CancelLogin(id); err != nil && !errors.Is(err, chat.ErrNotFound) {
-			a.log.Warn("cancel previous sign-in", "login", id, "err", err)
+		if err := a.signIns.CancelLogin(id); err != nil && !errors.Is(err, chat.ErrNotFound) {
+			a.core.log.Warn("cancel previous sign-in", "login", id, "err", err)
 		}
 	}
 }
 
 // CancelSignIn stops a running sign-in; its canceled event follows.
-func (a *App) CancelSignIn(loginID string) error {
-	if a.cfg.Accounts == nil {
-		return errNoAccounts
-	}
+func (a *Accounts) CancelSignIn(loginID string) error {
 	if strings.TrimSpace(loginID) == "" {
 		return chat.E(chat.ErrInvalid, "no sign-in was named")
 	}
-	return a.cfg.Accounts.CancelLogin(loginID)
+	return a.signIns.CancelLogin(loginID)
 }
 
 // SubmitSignInCode finishes a sign-in with a code the user pasted from the
 // provider's page (Claude shows "code#state").
-func (a *App) SubmitSignInCode(loginID, code string) error {
+func (a *Accounts) SubmitSignInCode(loginID, code string) error {
 	code = strings.TrimSpace(code)
 	switch {
 	case strings.TrimSpace(loginID) == "":
@@ -186,12 +187,12 @@ func (a *App) SubmitSignInCode(loginID, code string) error {
 	case strings.ContainsFunc(code, unicode.IsSpace):
 		return chat.E(chat.ErrInvalid, "the code has spaces or line breaks inside: paste only the code the sign-in page showed")
 	}
-	mgr, ctx, cancel, err := a.accountsReady()
+	ctx, cancel, err := a.core.rootCall()
 	if err != nil {
 		return err
 	}
 	defer cancel()
-	return mgr.SubmitCode(ctx, loginID, code)
+	return a.signIns.SubmitCode(ctx, loginID, code)
 }
 
 // OpenSignInPage opens a running sign-in's page in the browser again, for
@@ -199,43 +200,43 @@ func (a *App) SubmitSignInCode(loginID, code string) error {
 // it opens the provider's page that shows a code to paste into
 // SubmitSignInCode instead (Claude), for when the browser cannot reach
 // Maestro's loopback listener.
-func (a *App) OpenSignInPage(loginID string, paste bool) error {
-	a.loginMu.Lock()
+func (a *Accounts) OpenSignInPage(loginID string, paste bool) error {
+	a.mu.Lock()
 	s, ok := a.logins[loginID]
 	running := ok && !s.finished
-	a.loginMu.Unlock()
+	a.mu.Unlock()
 	switch {
 	case !running:
 		return chat.E(chat.ErrNotFound, "this sign-in has already ended: start it again")
 	case paste && s.manualURL == "":
 		return chat.E(chat.ErrInvalid, "this sign-in does not take a pasted code")
 	case paste:
-		return a.openURL(s.manualURL)
+		return a.core.openURL(s.manualURL)
 	default:
-		return a.openURL(s.authURL)
+		return a.core.openURL(s.authURL)
 	}
 }
 
 // SignOut removes the provider's sign-in from the keychain.
-func (a *App) SignOut(provider string) error {
+func (a *Accounts) SignOut(provider string) error {
 	if err := validProvider(provider); err != nil {
 		return err
 	}
-	mgr, ctx, cancel, err := a.accountsReady()
+	ctx, cancel, err := a.core.rootCall()
 	if err != nil {
 		return err
 	}
 	defer cancel()
-	if err := mgr.SignOut(ctx, provider); err != nil {
+	if err := a.signIns.SignOut(ctx, provider); err != nil {
 		return err
 	}
-	a.emit(EventModelsChanged, provider)
+	a.core.events.emit(EventModelsChanged, provider)
 	return nil
 }
 
 // SetAPIKey stores an API key for the provider in the keychain. The key is
 // never sent back: the account carries a masked hint such as "sk-…abcd".
-func (a *App) SetAPIKey(provider, key string) (AccountDTO, error) {
+func (a *Accounts) SetAPIKey(provider, key string) (AccountDTO, error) {
 	if err := validProvider(provider); err != nil {
 		return AccountDTO{}, err
 	}
@@ -243,12 +244,12 @@ func (a *App) SetAPIKey(provider, key string) (AccountDTO, error) {
 	if err != nil {
 		return AccountDTO{}, err
 	}
-	mgr, ctx, cancel, err := a.accountsReady()
+	ctx, cancel, err := a.core.rootCall()
 	if err != nil {
 		return AccountDTO{}, err
 	}
 	defer cancel()
-	acc, err := mgr.SetAPIKey(ctx, provider, key)
+	acc, err := a.signIns.SetAPIKey(ctx, provider, key)
 	if err != nil {
 		return AccountDTO{}, err
 	}
@@ -261,42 +262,40 @@ func (a *App) SetAPIKey(provider, key string) (AccountDTO, error) {
 // refreshModels tells the picker the provider's credentials changed (it
 // shows at once whether the provider is usable) and fetches the model list
 // the new account can use; models:changed follows again when it lands.
-func (a *App) refreshModels(provider string) {
-	a.emit(EventModelsChanged, provider)
-	if a.chat != nil && a.chat.deps.Catalog != nil {
-		a.chat.deps.Catalog.RefreshSoon(provider)
-	}
+func (a *Accounts) refreshModels(provider string) {
+	a.core.events.emit(EventModelsChanged, provider)
+	a.catalog.RefreshSoon(provider)
 }
 
 // RemoveAPIKey deletes the provider's API key from the keychain.
-func (a *App) RemoveAPIKey(provider string) error {
+func (a *Accounts) RemoveAPIKey(provider string) error {
 	if err := validProvider(provider); err != nil {
 		return err
 	}
-	mgr, ctx, cancel, err := a.accountsReady()
+	ctx, cancel, err := a.core.rootCall()
 	if err != nil {
 		return err
 	}
 	defer cancel()
-	if err := mgr.RemoveAPIKey(ctx, provider); err != nil {
+	if err := a.signIns.RemoveAPIKey(ctx, provider); err != nil {
 		return err
 	}
-	a.emit(EventModelsChanged, provider)
+	a.core.events.emit(EventModelsChanged, provider)
 	return nil
 }
 
 // loginUpdate is the manager's Notify: it forwards the update as an
 // auth:login event and, on the terminal one, releases the watcher.
-func (a *App) loginUpdate(u auth.LoginUpdate) {
-	a.emit(EventAuthLogin, loginEventDTO(u))
+func (a *Accounts) loginUpdate(u auth.LoginUpdate) {
+	a.core.events.emit(EventAuthLogin, loginEventDTO(u))
 	if !terminal(u.Status) {
 		return
 	}
 	if u.Status == auth.LoginSignedIn {
 		a.refreshModels(u.Provider)
 	}
-	a.loginMu.Lock()
-	defer a.loginMu.Unlock()
+	a.mu.Lock()
+	defer a.mu.Unlock()
 	s, ok := a.logins[u.LoginID]
 	if !ok {
 		// StartLogin has not returned yet; SignIn will see this.
@@ -312,79 +311,14 @@ func (a *App) loginUpdate(u auth.LoginUpdate) {
 	}
 }
 
-// openURL opens url in the user's browser through the runtime; the error
-// says why none could be opened.
-func (a *App) openURL(url string) error {
-	a.mu.RLock()
-	ctx := a.wailsCtx
-	a.mu.RUnlock()
-	if ctx == nil {
-		return chat.E(chat.ErrUnavailable, "the window is not open yet, so no browser can be opened")
-	}
-	if err := a.cfg.Runtime.OpenURL(ctx, url); err != nil {
-		a.log.Warn("open the browser", "err", err)
-		return err
-	}
-	return nil
-}
-
-var errNoAccounts = chat.E(chat.ErrUnavailable, "sign-in is not available in this build of Maestro")
-
-// accountsReady returns the manager and a context for one bound call: a child
-// of the root context bounded by a timeout. Accounts do not need the data
-// file, so unlike ready this works when the store failed to open.
-func (a *App) accountsReady() (Accounts, context.Context, context.CancelFunc, error) {
-	if a.cfg.Accounts == nil {
-		return nil, nil, nil, errNoAccounts
-	}
-	a.mu.RLock()
-	root := a.root
-	a.mu.RUnlock()
-	switch {
-	case root == nil:
-		return nil, nil, nil, fmt.Errorf("maestro is still starting: %w", chat.ErrUnavailable)
-	case root.Err() != nil:
-		return nil, nil, nil, fmt.Errorf("maestro is shutting down: %w", chat.ErrUnavailable)
-	}
-	ctx, cancel := context.WithTimeout(root, 30*time.Second)
-	return a.cfg.Accounts, ctx, cancel, nil
-}
-
-// beginWork takes a WaitGroup slot for long work and returns the root
-// context, or fails once shutdown has begun. Holding mu while checking and
-// adding means no Add can race shutdown's Wait: shutdown cancels the root
-// before it waits, and a canceled root refuses new work here.
-func (a *App) beginWork() (context.Context, error) {
-	a.mu.RLock()
-	defer a.mu.RUnlock()
-	switch {
-	case a.root == nil:
-		return nil, fmt.Errorf("maestro is still starting: %w", chat.ErrUnavailable)
-	case a.root.Err() != nil:
-		return nil, fmt.Errorf("maestro is shutting down: %w", chat.ErrUnavailable)
-	}
-	a.work.Add(1)
-	return a.root, nil
-}
-
 // keyHint masks the provider's stored API key, or returns "" if it cannot
 // be read. The key itself stays in Go.
-func (a *App) keyHint(ctx context.Context, provider string) string {
-	if a.cfg.Keychain == nil {
-		return ""
-	}
-	key, err := a.cfg.Keychain.Get(ctx, "apikey:"+provider)
+func (a *Accounts) keyHint(ctx context.Context, provider string) string {
+	key, err := a.keychain.Get(ctx, "apikey:"+provider)
 	if err != nil {
 		return ""
 	}
 	return maskKey(strings.TrimSpace(key))
-}
-
-func validProvider(p string) error {
-	if knownProvider(p) {
-		return nil
-	}
-	return chat.E(chat.ErrInvalid, "unknown provider %q: want %s", p, strings.Join(chat.Providers(), ", "))
 }
 
 func terminal(s auth.LoginStatus) bool {
@@ -438,9 +372,9 @@ func maskKey(key string) string {
 // AccountDTO is a provider's credentials as the Accounts page shows them. It
 // never carries a secret.
 type AccountDTO struct {
-	Provider string `json:"provider"`
+	Provider string `json:"provider" ts:"ProviderId"`
 	// Method is "oauth" (signed in with the provider's account) or "apikey".
-	Method    string `json:"method"`
+	Method    string `json:"method" ts:"AccountMethod"`
 	Email     string `json:"email,omitempty"`
 	Plan      string `json:"plan,omitempty"`
 	AccountID string `json:"accountId,omitempty"`
@@ -454,7 +388,7 @@ type AccountDTO struct {
 // LoginDTO is a started browser sign-in.
 type LoginDTO struct {
 	LoginID  string `json:"loginId"`
-	Provider string `json:"provider"`
+	Provider string `json:"provider" ts:"ProviderId"`
 	// AuthURL is the page the browser was sent to, shown as a fallback link.
 	AuthURL string `json:"authUrl"`
 	// Manual is true when the provider also accepts a pasted code (Claude).
@@ -467,9 +401,9 @@ type LoginDTO struct {
 // LoginEventDTO is the payload of an auth:login event.
 type LoginEventDTO struct {
 	LoginID  string `json:"loginId"`
-	Provider string `json:"provider"`
+	Provider string `json:"provider" ts:"ProviderId"`
 	// Status is waiting, exchanging, signed_in, failed or canceled.
-	Status  string      `json:"status"`
+	Status  string      `json:"status" ts:"LoginStatus"`
 	Error   *ErrorDTO   `json:"error,omitempty"`
 	Account *AccountDTO `json:"account,omitempty"`
 }

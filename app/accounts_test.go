@@ -135,19 +135,6 @@ func (m *fakeManager) RemoveAPIKey(_ context.Context, provider string) error {
 	return m.err
 }
 
-// loginEvents returns the auth:login payloads emitted so far.
-func (r *recorder) loginEvents() []LoginEventDTO {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	var out []LoginEventDTO
-	for i, name := range r.events {
-		if name == EventAuthLogin && len(r.data[i]) == 1 {
-			out = append(out, r.data[i][0].(LoginEventDTO))
-		}
-	}
-	return out
-}
-
 func statuses(evs []LoginEventDTO) []string {
 	out := make([]string, len(evs))
 	for i, e := range evs {
@@ -164,7 +151,7 @@ const (
 
 type accountsRig struct {
 	a       *App
-	rec     *recorder
+	rec     *eventLog
 	mgr     *fakeManager
 	mu      sync.Mutex
 	opened  []string
@@ -181,21 +168,16 @@ func (r *accountsRig) openedURLs() []string {
 // a Gemini API key.
 func startAccounts(t *testing.T, mgr *fakeManager) *accountsRig {
 	t.Helper()
-	r := &accountsRig{rec: &recorder{}, mgr: mgr}
-	r.a = New(Config{
-		DataDir:  t.TempDir(),
-		Accounts: mgr,
-		Keychain: fakeKeychain{secrets: map[string]string{"apikey:gemini": storedKey}},
-		Runtime: Runtime{Emit: r.rec.emit, OpenURL: func(_ context.Context, url string) error {
-			r.mu.Lock()
-			defer r.mu.Unlock()
-			r.opened = append(r.opened, url)
-			return r.openErr
-		}},
-	})
-	mgr.notify = Hooks(r.a).LoginUpdate
-	Hooks(r.a).Startup(t.Context())
-	t.Cleanup(func() { Hooks(r.a).Shutdown(context.Background()) })
+	r := &accountsRig{mgr: mgr}
+	r.a, r.rec = startApp(t, "", func(d *Deps) {
+		d.SignIns = mgr
+		d.Keychain = fakeKeychain{secrets: map[string]string{"apikey:gemini": storedKey}}
+	}, withRuntime(Runtime{OpenURL: func(_ context.Context, url string) error {
+		r.mu.Lock()
+		defer r.mu.Unlock()
+		r.opened = append(r.opened, url)
+		return r.openErr
+	}}))
 	return r
 }
 
@@ -205,9 +187,9 @@ func watched(t *testing.T, a *App, want int) {
 	t.Helper()
 	deadline := time.Now().Add(5 * time.Second)
 	for {
-		a.loginMu.Lock()
-		n := len(a.logins)
-		a.loginMu.Unlock()
+		a.Accounts.mu.Lock()
+		n := len(a.Accounts.logins)
+		a.Accounts.mu.Unlock()
 		if n == want {
 			return
 		}
@@ -225,23 +207,29 @@ func TestAccountsValidation(t *testing.T) {
 		call   func(a *App) error
 		secret string // must not appear in the error
 	}{
-		{"sign in to an unknown provider", func(a *App) error { _, err := a.SignIn("claude"); return err }, ""},
-		{"sign in without a provider", func(a *App) error { _, err := a.SignIn(""); return err }, ""},
-		{"sign out of a capitalised provider", func(a *App) error { return a.SignOut("Gemini") }, ""},
-		{"remove the key of an unknown provider", func(a *App) error { return a.RemoveAPIKey("chatgpt") }, ""},
-		{"set a key for an unknown provider", func(a *App) error { _, err := a.SetAPIKey("x", testKey); return err }, ""},
-		{"empty key", func(a *App) error { _, err := a.SetAPIKey("openai", ""); return err }, ""},
-		{"blank key", func(a *App) error { _, err := a.SetAPIKey("openai", " \n\t "); return err }, ""},
-		{"space inside", func(a *App) error { _, err := a.SetAPIKey("openai", "sk-abcdefgh ijklmnopqrstu"); return err }, "ijklmnopqrstu"},
-		{"line break inside", func(a *App) error { _, err := a.SetAPIKey("openai", "sk-abcdefgh\nijklmnopqrstu"); return err }, "ijklmnopqrstu"},
-		{"too short", func(a *App) error { _, err := a.SetAPIKey("anthropic", "sk-short"); return err }, "sk-short"},
-		{"too long", func(a *App) error { _, err := a.SetAPIKey("anthropic", strings.Repeat("k", maxKeyLen+1)); return err }, "kkkkkkkk"},
-		{"not ascii", func(a *App) error { _, err := a.SetAPIKey("gemini", "AIzaSyé0123456789abcdef"); return err }, "0123456789"},
-		{"zero-width character", func(a *App) error { _, err := a.SetAPIKey("gemini", "AIzaSy\u200b0123456789abcdef"); return err }, "0123456789"},
-		{"empty code", func(a *App) error { return a.SubmitSignInCode("login-1", "  ") }, ""},
-		{"code without a login", func(a *App) error { return a.SubmitSignInCode("", "abc#def") }, ""},
-		{"code with a space", func(a *App) error { return a.SubmitSignInCode("login-1", "abc #def") }, ""},
-		{"cancel without a login", func(a *App) error { return a.CancelSignIn(" ") }, ""},
+		{"sign in to an unknown provider", func(a *App) error { _, err := a.Accounts.SignIn("claude"); return err }, ""},
+		{"sign in without a provider", func(a *App) error { _, err := a.Accounts.SignIn(""); return err }, ""},
+		{"sign out of a capitalised provider", func(a *App) error { return a.Accounts.SignOut("Gemini") }, ""},
+		{"remove the key of an unknown provider", func(a *App) error { return a.Accounts.RemoveAPIKey("chatgpt") }, ""},
+		{"set a key for an unknown provider", func(a *App) error { _, err := a.Accounts.SetAPIKey("x", testKey); return err }, ""},
+		{"empty key", func(a *App) error { _, err := a.Accounts.SetAPIKey("openai", ""); return err }, ""},
+		{"blank key", func(a *App) error { _, err := a.Accounts.SetAPIKey("openai", " \n\t "); return err }, ""},
+		{"space inside", func(a *App) error { _, err := a.Accounts.SetAPIKey("openai", "sk-abcdefgh ijklmnopqrstu"); return err }, "ijklmnopqrstu"},
+		{"line break inside", func(a *App) error { _, err := a.Accounts.SetAPIKey("openai", "sk-abcdefgh\nijklmnopqrstu"); return err }, "ijklmnopqrstu"},
+		{"too short", func(a *App) error { _, err := a.Accounts.SetAPIKey("anthropic", "sk-short"); return err }, "sk-short"},
+		{"too long", func(a *App) error {
+			_, err := a.Accounts.SetAPIKey("anthropic", strings.Repeat("k", maxKeyLen+1))
+			return err
+		}, "kkkkkkkk"},
+		{"not ascii", func(a *App) error { _, err := a.Accounts.SetAPIKey("gemini", "AIzaSyé0123456789abcdef"); return err }, "0123456789"},
+		{"zero-width character", func(a *App) error {
+			_, err := a.Accounts.SetAPIKey("gemini", "AIzaSy\u200b0123456789abcdef")
+			return err
+		}, "0123456789"},
+		{"empty code", func(a *App) error { return a.Accounts.SubmitSignInCode("login-1", "  ") }, ""},
+		{"code without a login", func(a *App) error { return a.Accounts.SubmitSignInCode("", "abc#def") }, ""},
+		{"code with a space", func(a *App) error { return a.Accounts.SubmitSignInCode("login-1", "abc #def") }, ""},
+		{"cancel without a login", func(a *App) error { return a.Accounts.CancelSignIn(" ") }, ""},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -267,7 +255,7 @@ func TestSignInReportsEachStep(t *testing.T) {
 	mgr := &fakeManager{}
 	r := startAccounts(t, mgr)
 
-	l, err := r.a.SignIn(chat.ProviderOpenAI)
+	l, err := r.a.Accounts.SignIn(chat.ProviderOpenAI)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -320,7 +308,7 @@ func TestSignInEnds(t *testing.T) {
 		{
 			name: "canceled by the user",
 			end: func(r *accountsRig, id string) {
-				if err := r.a.CancelSignIn(id); err != nil {
+				if err := r.a.Accounts.CancelSignIn(id); err != nil {
 					panic(err)
 				}
 			},
@@ -331,7 +319,7 @@ func TestSignInEnds(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
 			r := startAccounts(t, &fakeManager{})
-			l, err := r.a.SignIn(chat.ProviderGemini)
+			l, err := r.a.Accounts.SignIn(chat.ProviderGemini)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -348,7 +336,7 @@ func TestSignInEnds(t *testing.T) {
 				t.Errorf("error = %+v; want kind %s mentioning %q", last.Error, tt.wantKind, tt.wantInMsg)
 			}
 			watched(t, r.a, 0)
-			if err := r.a.OpenSignInPage(l.LoginID, false); chat.Kind(err) != chat.KindNotFound {
+			if err := r.a.Accounts.OpenSignInPage(l.LoginID, false); chat.Kind(err) != chat.KindNotFound {
 				t.Errorf("OpenSignInPage after the end: kind %q; want not_found", chat.Kind(err))
 			}
 		})
@@ -359,9 +347,9 @@ func TestSignInReplacesRunningOne(t *testing.T) {
 	t.Parallel()
 	mgr := &fakeManager{}
 	r := startAccounts(t, mgr)
-	first, _ := r.a.SignIn(chat.ProviderAnthropic)
-	other, _ := r.a.SignIn(chat.ProviderGemini)
-	second, err := r.a.SignIn(chat.ProviderAnthropic)
+	first, _ := r.a.Accounts.SignIn(chat.ProviderAnthropic)
+	other, _ := r.a.Accounts.SignIn(chat.ProviderGemini)
+	second, err := r.a.Accounts.SignIn(chat.ProviderAnthropic)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -380,18 +368,18 @@ func TestSignInThatEndsBeforeStartReturns(t *testing.T) {
 	t.Parallel()
 	mgr := &fakeManager{early: auth.LoginFailed}
 	r := startAccounts(t, mgr)
-	if _, err := r.a.SignIn(chat.ProviderOpenAI); err != nil {
+	if _, err := r.a.Accounts.SignIn(chat.ProviderOpenAI); err != nil {
 		t.Fatal(err)
 	}
 	watched(t, r.a, 0)
-	r.a.loginMu.Lock()
-	ended := len(r.a.ended)
-	r.a.loginMu.Unlock()
+	r.a.Accounts.mu.Lock()
+	ended := len(r.a.Accounts.ended)
+	r.a.Accounts.mu.Unlock()
 	if ended != 0 {
 		t.Errorf("%d early endings kept; want them consumed", ended)
 	}
 	done := make(chan struct{})
-	go func() { Hooks(r.a).Shutdown(context.Background()); close(done) }()
+	go func() { r.a.Shutdown(context.Background()); close(done) }()
 	select {
 	case <-done:
 	case <-time.After(3 * time.Second):
@@ -403,12 +391,12 @@ func TestShutdownCancelsSignIns(t *testing.T) {
 	t.Parallel()
 	mgr := &fakeManager{}
 	r := startAccounts(t, mgr)
-	l, err := r.a.SignIn(chat.ProviderGemini)
+	l, err := r.a.Accounts.SignIn(chat.ProviderGemini)
 	if err != nil {
 		t.Fatal(err)
 	}
 	start := time.Now()
-	Hooks(r.a).Shutdown(context.Background())
+	r.a.Shutdown(context.Background())
 	if d := time.Since(start); d > loginStopWait/2 {
 		t.Errorf("shutdown took %v; want it to cancel the sign-in and return", d)
 	}
@@ -418,7 +406,7 @@ func TestShutdownCancelsSignIns(t *testing.T) {
 	if calls := mgr.callLog(); calls[len(calls)-1] != "CancelLogin "+l.LoginID {
 		t.Errorf("calls %v; want CancelLogin last", calls)
 	}
-	if _, err := r.a.SignIn(chat.ProviderGemini); !errors.Is(err, chat.ErrUnavailable) {
+	if _, err := r.a.Accounts.SignIn(chat.ProviderGemini); !errors.Is(err, chat.ErrUnavailable) {
 		t.Errorf("SignIn after shutdown = %v; want ErrUnavailable", err)
 	}
 }
@@ -426,25 +414,25 @@ func TestShutdownCancelsSignIns(t *testing.T) {
 func TestOpenSignInPage(t *testing.T) {
 	t.Parallel()
 	r := startAccounts(t, &fakeManager{})
-	l, _ := r.a.SignIn(chat.ProviderOpenAI)
-	claude, _ := r.a.SignIn(chat.ProviderAnthropic)
-	if err := r.a.OpenSignInPage(l.LoginID, false); err != nil {
+	l, _ := r.a.Accounts.SignIn(chat.ProviderOpenAI)
+	claude, _ := r.a.Accounts.SignIn(chat.ProviderAnthropic)
+	if err := r.a.Accounts.OpenSignInPage(l.LoginID, false); err != nil {
 		t.Fatal(err)
 	}
-	if err := r.a.OpenSignInPage(claude.LoginID, true); err != nil {
+	if err := r.a.Accounts.OpenSignInPage(claude.LoginID, true); err != nil {
 		t.Fatal(err)
 	}
 	want := []string{l.AuthURL, "https://auth.example/authorize?paste=1&state=" + claude.LoginID}
 	if got := r.openedURLs(); strings.Join(got, " ") != strings.Join(want, " ") {
 		t.Errorf("opened %q; want %q", got, want)
 	}
-	if err := r.a.OpenSignInPage(l.LoginID, true); chat.Kind(err) != chat.KindInvalid {
+	if err := r.a.Accounts.OpenSignInPage(l.LoginID, true); chat.Kind(err) != chat.KindInvalid {
 		t.Errorf("paste page of a ChatGPT sign-in: kind %q; want invalid", chat.Kind(err))
 	}
-	if err := r.a.OpenSignInPage("login-99", false); chat.Kind(err) != chat.KindNotFound {
+	if err := r.a.Accounts.OpenSignInPage("login-99", false); chat.Kind(err) != chat.KindNotFound {
 		t.Errorf("unknown login: kind %q; want not_found", chat.Kind(err))
 	}
-	Hooks(r.a).OpenURL("http://127.0.0.1:1/authorize")
+	r.a.OpenURL("http://127.0.0.1:1/authorize")
 	if got := r.openedURLs(); len(got) != 3 {
 		t.Errorf("the OpenURL hook opened %q; want it to go through Runtime.OpenURL", got)
 	}
@@ -458,7 +446,7 @@ func TestAPIKeys(t *testing.T) {
 	}}
 	r := startAccounts(t, mgr)
 
-	acc, err := r.a.SetAPIKey(chat.ProviderOpenAI, "  "+testKey+"\n")
+	acc, err := r.a.Accounts.SetAPIKey(chat.ProviderOpenAI, "  "+testKey+"\n")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -472,7 +460,7 @@ func TestAPIKeys(t *testing.T) {
 		t.Errorf("manager got %q; want the trimmed key", calls[0])
 	}
 
-	list, err := r.a.Accounts()
+	list, err := r.a.Accounts.List()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -483,13 +471,13 @@ func TestAPIKeys(t *testing.T) {
 	if b, _ := json.Marshal(list); strings.Contains(string(b), storedKey[4:]) {
 		t.Errorf("Accounts sent the stored key to JS: %s", b)
 	}
-	if err := r.a.RemoveAPIKey(chat.ProviderGemini); err != nil {
+	if err := r.a.Accounts.RemoveAPIKey(chat.ProviderGemini); err != nil {
 		t.Fatal(err)
 	}
-	if err := r.a.SignOut(chat.ProviderOpenAI); err != nil {
+	if err := r.a.Accounts.SignOut(chat.ProviderOpenAI); err != nil {
 		t.Fatal(err)
 	}
-	if err := r.a.SubmitSignInCode("login-7", " code#state "); err != nil {
+	if err := r.a.Accounts.SubmitSignInCode("login-7", " code#state "); err != nil {
 		t.Fatal(err)
 	}
 	calls := mgr.callLog()
@@ -503,13 +491,13 @@ func TestAccountErrorsKeepTheirKind(t *testing.T) {
 	mgr := &fakeManager{err: chat.E(chat.ErrUnavailable, "keychain unavailable: unlock the login keyring")}
 	r := startAccounts(t, mgr)
 	calls := map[string]func() error{
-		"Accounts":     func() error { _, err := r.a.Accounts(); return err },
-		"SignIn":       func() error { _, err := r.a.SignIn("gemini"); return err },
-		"SignOut":      func() error { return r.a.SignOut("gemini") },
-		"SetAPIKey":    func() error { _, err := r.a.SetAPIKey("gemini", storedKey); return err },
-		"RemoveAPIKey": func() error { return r.a.RemoveAPIKey("gemini") },
-		"SubmitCode":   func() error { return r.a.SubmitSignInCode("login-1", "a#b") },
-		"CancelSignIn": func() error { return r.a.CancelSignIn("login-1") },
+		"Accounts":     func() error { _, err := r.a.Accounts.List(); return err },
+		"SignIn":       func() error { _, err := r.a.Accounts.SignIn("gemini"); return err },
+		"SignOut":      func() error { return r.a.Accounts.SignOut("gemini") },
+		"SetAPIKey":    func() error { _, err := r.a.Accounts.SetAPIKey("gemini", storedKey); return err },
+		"RemoveAPIKey": func() error { return r.a.Accounts.RemoveAPIKey("gemini") },
+		"SubmitCode":   func() error { return r.a.Accounts.SubmitSignInCode("login-1", "a#b") },
+		"CancelSignIn": func() error { return r.a.Accounts.CancelSignIn("login-1") },
 	}
 	for name, call := range calls {
 		err := call()
@@ -520,22 +508,15 @@ func TestAccountErrorsKeepTheirKind(t *testing.T) {
 	watched(t, r.a, 0)
 }
 
-func TestAccountsWithoutManager(t *testing.T) {
+func TestAccountsBeforeStartup(t *testing.T) {
 	t.Parallel()
-	a := New(Config{DataDir: t.TempDir()})
-	if _, err := a.Accounts(); chat.Kind(err) != chat.KindUnavailable {
-		t.Errorf("before startup: kind %q; want unavailable", chat.Kind(err))
-	}
-	Hooks(a).Startup(t.Context())
-	defer Hooks(a).Shutdown(context.Background())
+	a, _ := newApp(t, "")
 	for name, err := range map[string]error{
-		"Accounts": func() error { _, err := a.Accounts(); return err }(),
-		"SignIn":   func() error { _, err := a.SignIn("openai"); return err }(),
-		"SignOut":  a.SignOut("openai"),
-		"Cancel":   a.CancelSignIn("login-1"),
+		"List":   func() error { _, err := a.Accounts.List(); return err }(),
+		"SignIn": func() error { _, err := a.Accounts.SignIn("openai"); return err }(),
 	} {
-		if chat.Kind(err) != chat.KindUnavailable || !strings.Contains(err.Error(), "not available") {
-			t.Errorf("%s without a manager = %v; want unavailable", name, err)
+		if chat.Kind(err) != chat.KindUnavailable || !strings.Contains(err.Error(), "still starting") {
+			t.Errorf("%s before startup = %v; want unavailable, still starting", name, err)
 		}
 	}
 }
@@ -562,7 +543,7 @@ func TestMaskKey(t *testing.T) {
 func TestSignInWithoutBrowser(t *testing.T) {
 	t.Parallel()
 	r := startAccounts(t, &fakeManager{browserErr: "no browser could be opened: none of xdg-open is installed"})
-	l, err := r.a.SignIn(chat.ProviderOpenAI)
+	l, err := r.a.Accounts.SignIn(chat.ProviderOpenAI)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -572,7 +553,7 @@ func TestSignInWithoutBrowser(t *testing.T) {
 	r.mu.Lock()
 	r.openErr = chat.E(chat.ErrUnavailable, "no browser could be opened: xdg-open: no method available")
 	r.mu.Unlock()
-	err = r.a.OpenSignInPage(l.LoginID, false)
+	err = r.a.Accounts.OpenSignInPage(l.LoginID, false)
 	if chat.Kind(err) != chat.KindUnavailable || !strings.Contains(err.Error(), "no method available") {
 		t.Errorf("OpenSignInPage = %v; want the opener's failure", err)
 	}

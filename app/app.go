@@ -2,218 +2,161 @@ package app
 
 import (
 	"context"
-	"fmt"
 	"log/slog"
-	"sync"
 	"time"
 
+	"github.com/wailsapp/wails/v2/pkg/options"
+
+	"maestro/backend/agent"
 	"maestro/backend/auth"
-	"maestro/backend/chat"
-	"maestro/backend/store"
+	"maestro/backend/mcp"
+	"maestro/backend/providers/catalog"
+	"maestro/backend/tools"
 )
 
-// Runtime is the set of Wails runtime calls the app makes. main wires it to
-// Wails (WailsRuntime); tests wire it to recorders.
-type Runtime struct {
-	// Emit sends an event to the frontend.
-	Emit func(ctx context.Context, name string, data ...any)
-	// OpenURL opens a URL in the system browser; an error says none could
-	// be opened.
-	OpenURL func(ctx context.Context, url string) error
-	// Show brings the window to the front (a second launch does this).
-	Show func(ctx context.Context)
-	// OpenFileDialog, SaveFileDialog and OpenDirectoryDialog show the
-	// system's file and folder pickers; they return "" when the user
-	// cancels. Without them the pickers fail with ErrUnavailable.
-	OpenFileDialog      func(ctx context.Context, d FileDialog) (string, error)
-	SaveFileDialog      func(ctx context.Context, d FileDialog) (string, error)
-	OpenDirectoryDialog func(ctx context.Context, d FileDialog) (string, error)
-}
-
-// FileDialog describes a file or folder picker.
-type FileDialog struct {
-	Title            string
-	DefaultDirectory string
-	DefaultFilename  string
-	Filters          []FileFilter
-}
-
-// FileFilter is one choice of a picker's file type list, e.g.
-// {"JSON files", "*.json"}.
-type FileFilter struct {
-	DisplayName string
-	Pattern     string
-}
-
-// Keychain is what the app needs from the OS keychain.
+// Keychain is what the app needs from the OS keychain itself.
 type Keychain interface {
 	Probe(ctx context.Context) error
 	// Get is used only to mask a stored API key for display.
 	Get(ctx context.Context, account string) (string, error)
 }
 
-// Config is what New needs.
-type Config struct {
+// SignIns is what the app needs from the sign-in manager (auth.Manager).
+type SignIns interface {
+	Accounts(ctx context.Context) ([]auth.Account, error)
+	StartLogin(ctx context.Context, provider string) (auth.Login, error)
+	SubmitCode(ctx context.Context, loginID, code string) error
+	CancelLogin(loginID string) error
+	SignOut(ctx context.Context, provider string) error
+	SetAPIKey(ctx context.Context, provider, key string) (auth.Account, error)
+	RemoveAPIKey(ctx context.Context, provider string) error
+}
+
+// ModelCatalog is what the app needs from backend/providers/catalog.
+type ModelCatalog interface {
+	Providers(ctx context.Context) []catalog.Provider
+	// RefreshSoon fetches a provider's model list in the background (after
+	// a sign-in, or when the user asks).
+	RefreshSoon(provider string)
+	// Attach keeps the lists in the store and reports each change.
+	Attach(lists catalog.Lists, changed func(provider string))
+}
+
+// Deps is what New needs. Every field is required unless it says
+// otherwise: a missing one is a wiring mistake, and New panics.
+type Deps struct {
 	Version string
 	// DataDir holds the data file; see store.DataDir.
-	DataDir  string
-	Runtime  Runtime
+	DataDir string
+	// Runtime is the Wails runtime (WailsRuntime) or a test's recorder;
+	// Emit is required, the rest optional.
+	Runtime Runtime
+	// Logger is optional (slog.Default).
+	Logger *slog.Logger
+	// Keychain is probed for Settings and masks stored API keys.
 	Keychain Keychain
-	// Accounts signs in to providers and keeps their credentials; nil
-	// makes the account methods fail with ErrUnavailable.
-	Accounts Accounts
-	Logger   *slog.Logger
+	// Secrets keeps connectors' env and header values, client secrets and
+	// OAuth tokens (the keychain).
+	Secrets mcp.SecretStore
+	// SignIns signs in to providers and keeps their credentials.
+	SignIns SignIns
+	// Models builds a provider's adapter from its stored credentials.
+	Models agent.Models
+	// Catalog lists the providers, whether they have credentials, and the
+	// models their accounts can use.
+	Catalog ModelCatalog
+	// Window is the window service (LoadWindow).
+	Window *Window
+
+	// Optional tuning, mostly for tests.
+	AgentOptions      []agent.Option
+	SupervisorOptions []mcp.SupervisorOption // added to the supervisor's and the connection test's
+	RegistryOptions   []tools.Option
+	// ProbeTimeout bounds a connection test (mcp.DefaultProbeTimeout when 0).
+	ProbeTimeout time.Duration
+	// SignInTimeout bounds a connector's OAuth sign-in
+	// (mcp.DefaultSignInTimeout when 0).
+	SignInTimeout time.Duration
 }
 
-// App is bound to the frontend. Create it with New.
+// App is Maestro's services, bound side by side, and the lifecycle they
+// share. App itself is not bound: main hands Services to Wails and the
+// lifecycle methods to its hooks (Configure does both).
 type App struct {
-	cfg Config
-	log *slog.Logger
+	Sessions   *Sessions
+	Chat       *Chat
+	Accounts   *Accounts
+	Connectors *Connectors
+	Settings   *Settings
+	Window     *Window
 
-	mu sync.RWMutex
-	// wailsCtx is the context Wails gave startup. It is stored because the
-	// runtime needs it for every call (the one exception to "never store a
-	// context"); it is used only through cfg.Runtime.
-	wailsCtx context.Context
-	root     context.Context
-	cancel   context.CancelFunc
-	store    *store.Store
-	storeErr error
-
-	work sync.WaitGroup
-
-	// loginMu guards logins (the browser sign-ins being watched, by login
-	// id) and ended (ids whose terminal update came before StartLogin
-	// returned). It is never held while calling the manager.
-	loginMu sync.Mutex
-	logins  map[string]*signIn
-	ended   map[string]bool
-
-	// chat is set by EnableChat before startup and never changes after.
-	chat *chatState
-	// conns is set by EnableConnectors before startup and never changes
-	// after; it starts with the store and closes before it.
-	conns *connectorsState
+	core *core
 }
 
-// New returns an App that has not started yet.
-func New(cfg Config) *App {
-	if cfg.Logger == nil {
-		cfg.Logger = slog.Default()
+// New builds every service. Nothing runs until Startup.
+func New(d Deps) *App {
+	switch {
+	case d.Runtime.Emit == nil, d.Keychain == nil, d.Secrets == nil, d.SignIns == nil,
+		d.Models == nil, d.Catalog == nil, d.Window == nil:
+		panic("app.New: a required dependency is missing")
 	}
-	noop := Runtime{
-		Emit:    func(context.Context, string, ...any) {},
-		OpenURL: func(context.Context, string) error { return nil },
-		Show:    func(context.Context) {},
-	}
-	if cfg.Runtime.Emit == nil {
-		cfg.Runtime.Emit = noop.Emit
-	}
-	if cfg.Runtime.OpenURL == nil {
-		cfg.Runtime.OpenURL = noop.OpenURL
-	}
-	if cfg.Runtime.Show == nil {
-		cfg.Runtime.Show = noop.Show
-	}
-	return &App{cfg: cfg, log: cfg.Logger}
+	c := newCore(d)
+	a := &App{core: c, Window: d.Window}
+	a.Connectors = &Connectors{core: c, secrets: d.Secrets, options: d.SupervisorOptions, regOptions: d.RegistryOptions,
+		probeTimeout: d.ProbeTimeout, signInLimit: d.SignInTimeout,
+		elicits: questions[elicitAnswer]{what: "request"}, samples: questions[bool]{what: "sampling request"},
+		configs: map[string]mcp.Connector{}, signIns: map[string]context.CancelFunc{}}
+	a.Chat = &Chat{core: c, models: d.Models, catalog: d.Catalog, options: d.AgentOptions,
+		approvals: questions[agent.Decision]{what: "approval request"}, runs: map[string]*runState{}}
+	a.Sessions = &Sessions{core: c, chat: a.Chat, conns: a.Connectors, catalog: d.Catalog}
+	a.Accounts = &Accounts{core: c, signIns: d.SignIns, keychain: d.Keychain, catalog: d.Catalog}
+	a.Settings = &Settings{core: c, keychain: d.Keychain}
+	c.build = a.build
+	return a
 }
 
-// startup opens the store. A store that cannot be opened is not fatal: the
-// window still opens and shows the error with the file's path.
-func (a *App) startup(ctx context.Context) {
-	root, cancel := context.WithCancel(context.WithoutCancel(ctx))
-	st, err := store.Open(root, a.cfg.DataDir, store.Options{})
-	if err != nil {
-		a.log.Error("open data file", "dir", a.cfg.DataDir, "err", err)
-	}
-	a.mu.Lock()
-	a.wailsCtx, a.root, a.cancel = ctx, root, cancel
-	a.store, a.storeErr = st, err
-	a.mu.Unlock()
-	if a.conns != nil && st != nil {
-		a.conns.start(root, st) // returns at once; servers start in the background
-	}
-	if a.chat != nil && a.chat.deps.Catalog != nil && st != nil {
-		a.chat.deps.Catalog.Attach(st, func(provider string) { a.emit(EventModelsChanged, provider) })
-	}
+// Services are the values Wails binds, one per area of the UI.
+func (a *App) Services() []any {
+	return []any{a.Sessions, a.Chat, a.Accounts, a.Connectors, a.Settings, a.Window}
 }
 
-// shutdown cancels the root context, waits for running work, closes the
-// connectors, then closes the store, in that order, so no goroutine writes
-// to a closed file.
-func (a *App) shutdown(context.Context) {
-	a.mu.Lock()
-	cancel, st := a.cancel, a.store
-	a.store = nil
-	a.storeErr = fmt.Errorf("maestro is shutting down: %w", chat.ErrUnavailable)
-	a.mu.Unlock()
-	if cancel != nil {
-		cancel()
-	}
-	a.work.Wait()
-	if a.conns != nil {
-		a.conns.close() // stops the servers; before the store they write to
-	}
-	if st != nil {
-		if err := st.Close(); err != nil {
-			a.log.Error("close data file", "err", err)
-		}
-	}
-}
+// Startup opens the data file and builds what runs on it. A data file that
+// cannot be opened is not fatal: the window still opens, shows the error
+// with the file's path (Settings.Status), and sign-ins still work.
+func (a *App) Startup(ctx context.Context) { a.core.startup(ctx) }
 
-// secondInstance runs when Maestro is launched again on the same data dir.
-func (a *App) secondInstance() {
-	a.mu.RLock()
-	ctx := a.wailsCtx
-	a.mu.RUnlock()
-	if ctx != nil {
-		a.cfg.Runtime.Show(ctx)
-	}
-}
+// Shutdown stops the runs, the sign-ins and every other piece of long
+// work and waits for them, then stops the connectors' servers, then closes
+// the data file, in that order, so nothing writes to a closed file.
+func (a *App) Shutdown(ctx context.Context) { a.core.shutdown(ctx) }
 
-// Lifecycle holds the hooks main hands to Wails. They are not methods of App
-// so that Wails does not bind them to JavaScript.
-type Lifecycle struct {
-	Startup        func(ctx context.Context)
-	Shutdown       func(ctx context.Context)
-	SecondInstance func()
-	// LoginUpdate is the sign-in manager's Notify: it becomes an auth:login
-	// event.
-	LoginUpdate func(auth.LoginUpdate)
-	// OpenURL opens a URL in the browser through Runtime.OpenURL; it is the
-	// sign-in manager's OpenURL.
-	OpenURL func(url string) error
-}
+// SecondInstance brings the window to the front: Maestro was launched
+// again on the same data dir.
+func (a *App) SecondInstance() { a.core.show() }
 
-// Hooks returns a's lifecycle hooks.
-func Hooks(a *App) Lifecycle {
-	return Lifecycle{
-		Startup: a.startup, Shutdown: a.shutdown, SecondInstance: a.secondInstance,
-		LoginUpdate: a.loginUpdate, OpenURL: a.openURL,
-	}
-}
+// LoginUpdate is the sign-in manager's Notify: each update becomes an
+// auth:login event.
+func (a *App) LoginUpdate(u auth.LoginUpdate) { a.Accounts.loginUpdate(u) }
 
-// ready returns the store and a context for one bound call: a child of the
-// root context bounded by a timeout, so no call outlives shutdown.
-func (a *App) ready() (*store.Store, context.Context, context.CancelFunc, error) {
-	a.mu.RLock()
-	defer a.mu.RUnlock()
-	if a.root == nil {
-		return nil, nil, nil, fmt.Errorf("maestro is still starting: %w", chat.ErrUnavailable)
-	}
-	if a.storeErr != nil {
-		return nil, nil, nil, a.storeErr
-	}
-	ctx, cancel := context.WithTimeout(a.root, 30*time.Second)
-	return a.store, ctx, cancel, nil
-}
+// OpenURL opens url in the browser; it is the sign-in manager's OpenURL.
+func (a *App) OpenURL(url string) error { return a.core.openURL(url) }
 
-// emit sends an event if the app has started.
-func (a *App) emit(name string, data ...any) {
-	a.mu.RLock()
-	ctx := a.wailsCtx
-	a.mu.RUnlock()
-	if ctx != nil {
-		a.cfg.Runtime.Emit(ctx, name, data...)
+// Configure sets Wails's options for the app: the bound services, the
+// lifecycle hooks, the menu, the error formatter, and the window's size
+// and background from the last run. A SingleInstanceLock set by the caller
+// gets the second-launch hook.
+func (a *App) Configure(o *options.App) {
+	o.Bind = a.Services()
+	o.ErrorFormatter = FormatError
+	o.Menu = a.menu()
+	o.OnStartup = func(ctx context.Context) {
+		a.Window.startup(ctx)
+		a.Startup(ctx)
 	}
+	o.OnBeforeClose = a.Window.beforeClose
+	o.OnShutdown = a.Shutdown
+	if o.SingleInstanceLock != nil {
+		o.SingleInstanceLock.OnSecondInstanceLaunch = func(options.SecondInstanceData) { a.SecondInstance() }
+	}
+	a.Window.apply(o)
 }

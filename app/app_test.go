@@ -8,7 +8,6 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -17,90 +16,39 @@ import (
 	"maestro/backend/store"
 )
 
-// recorder stands in for the Wails runtime.
-type recorder struct {
-	mu     sync.Mutex
-	events []string
-	data   [][]any // data[i] is what events[i] carried
-}
-
-func (r *recorder) emit(_ context.Context, name string, data ...any) {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	r.events = append(r.events, name)
-	r.data = append(r.data, data)
-}
-
-func (r *recorder) count(name string) int {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	n := 0
-	for _, e := range r.events {
-		if e == name {
-			n++
-		}
-	}
-	return n
-}
-
-// fakeKeychain answers Probe with err and Get from secrets.
-type fakeKeychain struct {
-	err     error
-	secrets map[string]string
-}
-
-func (k fakeKeychain) Probe(context.Context) error { return k.err }
-
-func (k fakeKeychain) Get(_ context.Context, account string) (string, error) {
-	if s, ok := k.secrets[account]; ok {
-		return s, nil
-	}
-	return "", chat.ErrNotFound
-}
-
-// startApp runs the app's startup on dir and shuts it down at cleanup.
-func startApp(t testing.TB, dir string) (*App, *recorder) {
-	t.Helper()
-	rec := &recorder{}
-	a := New(Config{Version: "test", DataDir: dir, Runtime: Runtime{Emit: rec.emit}})
-	Hooks(a).Startup(t.Context())
-	t.Cleanup(func() { Hooks(a).Shutdown(context.Background()) })
-	return a, rec
-}
-
 func TestSessionLifecycle(t *testing.T) {
 	t.Parallel()
-	a, rec := startApp(t, t.TempDir())
+	a, rec := startApp(t, "")
 
-	first, err := a.CreateSession("")
+	first, err := a.Sessions.Create("")
 	if err != nil {
 		t.Fatal(err)
 	}
 	if first.Title != DefaultTitle || first.ID == "" || first.CreatedAt == 0 {
 		t.Errorf("CreateSession(\"\") = %+v; want an id, a time and the title %q", first, DefaultTitle)
 	}
-	second, err := a.CreateSession("  Trip   plans ")
+	second, err := a.Sessions.Create("  Trip   plans ")
 	if err != nil {
 		t.Fatal(err)
 	}
 	if second.Title != "Trip plans" {
 		t.Errorf("title = %q, want it trimmed to %q", second.Title, "Trip plans")
 	}
-	renamed, err := a.RenameSession(first.ID, "Renamed")
+	renamed, err := a.Sessions.Rename(first.ID, "Renamed")
 	if err != nil || renamed.Title != "Renamed" {
 		t.Fatalf("RenameSession = %+v, %v", renamed, err)
 	}
-	if _, err := a.RenameSession(first.ID, "   "); chat.Kind(err) != chat.KindInvalid {
+	if _, err := a.Sessions.Rename(first.ID, "   "); chat.Kind(err) != chat.KindInvalid {
 		t.Errorf("rename to blank: kind %q, want invalid (err %v)", chat.Kind(err), err)
 	}
-	list, err := a.ListSessions()
+	list, err := a.Sessions.List()
 	if err != nil || len(list) != 2 || list[0].ID != second.ID || list[1].Title != "Renamed" {
 		t.Fatalf("ListSessions = %+v, %v; want the newest session first and the rename kept", list, err)
 	}
-	if err := a.DeleteSession(second.ID); err != nil {
+	if err := a.Sessions.Delete(second.ID); err != nil {
 		t.Fatal(err)
 	}
-	if err := a.DeleteSession(second.ID); chat.Kind(err) != chat.KindNotFound {
+	if err := a.Sessions.Delete(second.ID); chat.Kind(err) != chat.KindNotFound {
 		t.Errorf("second delete: kind %q, want not_found", chat.Kind(err))
 	}
 	if got := rec.count(EventSessionsChanged); got != 4 {
@@ -112,11 +60,11 @@ func TestSendMessageAndReopen(t *testing.T) {
 	t.Parallel()
 	dir := t.TempDir()
 	a, _ := startApp(t, dir)
-	s, _ := a.CreateSession("")
-	if _, err := a.SendMessage(s.ID, "  "); chat.Kind(err) != chat.KindInvalid {
+	s, _ := a.Sessions.Create("")
+	if _, err := a.Chat.SendMessage(s.ID, "  "); chat.Kind(err) != chat.KindInvalid {
 		t.Errorf("empty message: kind %q, want invalid", chat.Kind(err))
 	}
-	sent, err := a.SendMessage(s.ID, "How do I pin a Go module version?\nMore detail.")
+	sent, err := a.Chat.SendMessage(s.ID, "How do I pin a Go module version?\nMore detail.")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -124,7 +72,7 @@ func TestSendMessageAndReopen(t *testing.T) {
 	if m.Role != "user" || m.Seq != 1 || len(m.Parts) != 1 || m.Parts[0].Text == "" {
 		t.Errorf("SendMessage = %+v", m)
 	}
-	view, err := a.OpenSession(s.ID)
+	view, err := a.Sessions.Open(s.ID)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -134,10 +82,10 @@ func TestSendMessageAndReopen(t *testing.T) {
 	if len(view.Messages) != 1 || view.Messages[0].Status != "complete" {
 		t.Errorf("messages = %+v", view.Messages)
 	}
-	if _, err := a.SendMessage("missing", "hi"); chat.Kind(err) != chat.KindNotFound {
+	if _, err := a.Chat.SendMessage("missing", "hi"); chat.Kind(err) != chat.KindNotFound {
 		t.Errorf("send to missing session: kind %q, want not_found", chat.Kind(err))
 	}
-	if got := a.Status().LastSessionID; got != s.ID {
+	if got := a.Settings.Status().LastSessionID; got != s.ID {
 		t.Errorf("LastSessionID = %q, want %q", got, s.ID)
 	}
 }
@@ -151,11 +99,11 @@ func TestStatusReportsBadDataFile(t *testing.T) {
 		t.Fatal(err)
 	}
 	a, _ := startApp(t, dir)
-	st := a.Status()
+	st := a.Settings.Status()
 	if st.StoreError == nil || st.StoreError.Kind != chat.KindUnavailable || !strings.Contains(st.StoreError.Message, path) {
 		t.Fatalf("Status().StoreError = %+v; want kind unavailable naming %s", st.StoreError, path)
 	}
-	if _, err := a.ListSessions(); err == nil {
+	if _, err := a.Sessions.List(); err == nil {
 		t.Error("ListSessions succeeded with a bad data file")
 	}
 	if after, _ := os.ReadFile(path); string(after) != string(garbage) {
@@ -165,14 +113,14 @@ func TestStatusReportsBadDataFile(t *testing.T) {
 
 func TestShutdownWaitsThenCloses(t *testing.T) {
 	t.Parallel()
-	a := New(Config{DataDir: t.TempDir()})
-	Hooks(a).Startup(t.Context())
+	a, _ := newApp(t, "")
+	a.Startup(t.Context())
 	started, release := make(chan struct{}), make(chan struct{})
 	var wrote error
-	a.work.Add(1)
+	a.core.work.Add(1)
 	go func() {
-		defer a.work.Done()
-		st, ctx, cancel, err := a.ready()
+		defer a.core.work.Done()
+		run, ctx, cancel, err := a.core.call()
 		if err != nil {
 			wrote = err
 			close(started)
@@ -182,17 +130,17 @@ func TestShutdownWaitsThenCloses(t *testing.T) {
 		close(started)
 		<-release
 		// The store must still be open here even though shutdown has begun.
-		_, wrote = st.CreateSession(context.WithoutCancel(ctx), chat.Session{Title: "late"})
+		_, wrote = run.store.CreateSession(context.WithoutCancel(ctx), chat.Session{Title: "late"})
 	}()
 	<-started
 	done := make(chan struct{})
-	go func() { Hooks(a).Shutdown(context.Background()); close(done) }()
+	go func() { a.Shutdown(context.Background()); close(done) }()
 	close(release)
 	<-done
 	if wrote != nil {
 		t.Errorf("work running at shutdown failed: %v", wrote)
 	}
-	if _, err := a.ListSessions(); !errors.Is(err, chat.ErrUnavailable) {
+	if _, err := a.Sessions.List(); !errors.Is(err, chat.ErrUnavailable) {
 		t.Errorf("after shutdown: got %v, want ErrUnavailable", err)
 	}
 }
@@ -255,11 +203,14 @@ func TestKeychainStatus(t *testing.T) {
 	for _, tt := range []struct {
 		kc   Keychain
 		want bool
-	}{{fakeKeychain{}, true}, {fakeKeychain{err: errors.New("keychain unavailable: install gnome-keyring")}, false}, {nil, false}} {
-		a := New(Config{DataDir: t.TempDir(), Keychain: tt.kc})
-		Hooks(a).Startup(t.Context())
-		got := a.KeychainStatus()
-		Hooks(a).Shutdown(context.Background())
+	}{{fakeKeychain{}, true}, {fakeKeychain{err: errors.New("keychain unavailable: install gnome-keyring")}, false}} {
+		a, _ := newApp(t, "", func(d *Deps) { d.Keychain = tt.kc })
+		if got := a.Settings.KeychainStatus(); got.Available || got.Message == "" {
+			t.Errorf("KeychainStatus() before startup = %+v; want unavailable, with a message", got)
+		}
+		a.Startup(t.Context())
+		got := a.Settings.KeychainStatus()
+		a.Shutdown(context.Background())
 		if got.Available != tt.want || got.Message == "" {
 			t.Errorf("KeychainStatus() with %v = %+v; want available=%v and a message", tt.kc, got, tt.want)
 		}
@@ -355,31 +306,31 @@ func TestOpenSessionPages(t *testing.T) {
 		}
 		return ms[0].Seq, ms[len(ms)-1].Seq, len(ms)
 	}
-	view, err := a.OpenSession(sess.ID)
+	view, err := a.Sessions.Open(sess.ID)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if first, last, n := seqs(view.Messages); first != 121 || last != 200 || n != 79 || view.EarlierBefore != 121 {
 		t.Errorf("OpenSession = seq %d..%d (%d messages), earlierBefore %d; want 121..200 (79, one superseded), 121", first, last, n, view.EarlierBefore)
 	}
-	page, err := a.EarlierMessages(sess.ID, view.EarlierBefore)
+	page, err := a.Sessions.EarlierMessages(sess.ID, view.EarlierBefore)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if first, last, n := seqs(page.Messages); first != 41 || last != 120 || n != 80 || page.EarlierBefore != 41 {
 		t.Errorf("EarlierMessages(121) = seq %d..%d (%d), earlierBefore %d; want 41..120 (80), 41", first, last, n, page.EarlierBefore)
 	}
-	page, err = a.EarlierMessages(sess.ID, page.EarlierBefore)
+	page, err = a.Sessions.EarlierMessages(sess.ID, page.EarlierBefore)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if first, last, n := seqs(page.Messages); first != 1 || last != 40 || n != 39 || page.EarlierBefore != 0 {
 		t.Errorf("EarlierMessages(41) = seq %d..%d (%d), earlierBefore %d; want 1..40 (39), 0", first, last, n, page.EarlierBefore)
 	}
-	if _, err := a.EarlierMessages(sess.ID, 0); chat.Kind(err) != chat.KindInvalid {
+	if _, err := a.Sessions.EarlierMessages(sess.ID, 0); chat.Kind(err) != chat.KindInvalid {
 		t.Errorf("EarlierMessages(0): kind %q, want invalid", chat.Kind(err))
 	}
-	if _, err := a.EarlierMessages("missing", 5); chat.Kind(err) != chat.KindNotFound {
+	if _, err := a.Sessions.EarlierMessages("missing", 5); chat.Kind(err) != chat.KindNotFound {
 		t.Errorf("EarlierMessages on a missing session: kind %q, want not_found", chat.Kind(err))
 	}
 }

@@ -25,7 +25,7 @@ func BenchmarkOpenSession10k(b *testing.B) {
 	b.Run("call", func(b *testing.B) {
 		b.ReportAllocs()
 		for b.Loop() {
-			if _, err := a.OpenSession(id); err != nil {
+			if _, err := a.Sessions.Open(id); err != nil {
 				b.Fatal(err)
 			}
 		}
@@ -34,7 +34,7 @@ func BenchmarkOpenSession10k(b *testing.B) {
 		b.ReportAllocs()
 		var size int
 		for b.Loop() {
-			view, err := a.OpenSession(id)
+			view, err := a.Sessions.Open(id)
 			if err != nil {
 				b.Fatal(err)
 			}
@@ -46,14 +46,14 @@ func BenchmarkOpenSession10k(b *testing.B) {
 		}
 		b.ReportMetric(float64(size), "json-bytes")
 	})
-	view, err := a.OpenSession(id)
+	view, err := a.Sessions.Open(id)
 	if err != nil {
 		b.Fatal(err)
 	}
 	b.Run("earlier", func(b *testing.B) {
 		b.ReportAllocs()
 		for b.Loop() {
-			if _, err := a.EarlierMessages(id, view.EarlierBefore); err != nil {
+			if _, err := a.Sessions.EarlierMessages(id, view.EarlierBefore); err != nil {
 				b.Fatal(err)
 			}
 		}

@@ -22,20 +22,17 @@ import (
 // as events. Everything is checked before anything changes: the text, that
 // no reply runs in the chat, that seq is one of the user's messages in the
 // conversation shown, and that the chat's model can be used.
-func (a *App) EditAndResend(sessionID string, seq uint64, text string) (SendResultDTO, error) {
+func (c *Chat) EditAndResend(sessionID string, seq uint64, text string) (SendResultDTO, error) {
 	if err := checkText(text); err != nil {
 		return SendResultDTO{}, err
 	}
-	c, err := a.chatOrErr()
-	if err != nil {
-		return SendResultDTO{}, err
-	}
-	st, ctx, cancel, err := a.ready()
+	run, ctx, cancel, err := c.core.call()
 	if err != nil {
 		return SendResultDTO{}, err
 	}
 	defer cancel()
-	if a.ActiveRun(sessionID) != "" {
+	st := run.store
+	if c.ActiveRun(sessionID) != "" {
 		return SendResultDTO{}, errRunning()
 	}
 	if err := checkEditable(ctx, st, sessionID, seq); err != nil {
@@ -55,15 +52,16 @@ func (a *App) EditAndResend(sessionID string, seq uint64, text string) (SendResu
 
 // SwitchBranch shows the branch through message seq, one of the versions
 // of an edited message: the conversation then runs to the newest message
-// under it. It returns the session as OpenSession does.
-func (a *App) SwitchBranch(sessionID string, seq uint64) (SessionViewDTO, error) {
-	st, ctx, cancel, err := a.ready()
+// under it. It returns the session as Sessions.Open does.
+func (c *Chat) SwitchBranch(sessionID string, seq uint64) (SessionViewDTO, error) {
+	run, ctx, cancel, err := c.core.call()
 	if err != nil {
 		return SessionViewDTO{}, err
 	}
 	defer cancel()
+	st := run.store
 	var sess chat.Session
-	err = a.whileIdle(sessionID, func() error {
+	err = c.whileIdle(sessionID, func() error {
 		var serr error
 		sess, serr = st.SwitchBranch(ctx, sessionID, seq)
 		return serr
@@ -71,26 +69,12 @@ func (a *App) SwitchBranch(sessionID string, seq uint64) (SessionViewDTO, error)
 	if err != nil {
 		return SessionViewDTO{}, err
 	}
-	page, err := a.latestPage(ctx, st, sessionID)
+	page, err := c.latestPage(ctx, st, sessionID)
 	if err != nil {
 		return SessionViewDTO{}, err
 	}
-	a.emit(EventSessionsChanged)
+	c.core.events.emit(EventSessionsChanged, nil)
 	return sessionView(sess, page), nil
-}
-
-// whileIdle runs fn unless sessionID has a running reply, and keeps a new
-// reply from starting until fn returns.
-func (a *App) whileIdle(sessionID string, fn func() error) error {
-	if a.chat == nil {
-		return fn()
-	}
-	a.chat.mu.Lock()
-	defer a.chat.mu.Unlock()
-	if a.chat.runningLocked(sessionID) {
-		return errRunning()
-	}
-	return fn()
 }
 
 // checkEditable refuses an edit of anything but a user message of the
@@ -115,7 +99,7 @@ func checkEditable(ctx context.Context, st *store.Store, sessionID string, seq u
 
 // checkModel refuses to start a reply the chat's model cannot give: none
 // chosen, or its provider has no usable credentials.
-func (c *chatState) checkModel(ctx context.Context, st *store.Store, sessionID string) error {
+func (c *Chat) checkModel(ctx context.Context, st *store.Store, sessionID string) error {
 	s, err := st.Session(ctx, sessionID)
 	if err != nil {
 		return err
@@ -123,10 +107,7 @@ func (c *chatState) checkModel(ctx context.Context, st *store.Store, sessionID s
 	if s.Provider == "" || s.Model == "" {
 		return chat.E(chat.ErrAuthRequired, "choose a model for this chat; sign in to a provider in Accounts, or add an API key")
 	}
-	if c.deps.Models == nil {
-		return nil
-	}
-	if _, err := c.deps.Models.Model(ctx, s.Provider); err != nil {
+	if _, err := c.models.Model(ctx, s.Provider); err != nil {
 		return err
 	}
 	return nil
@@ -134,10 +115,10 @@ func (c *chatState) checkModel(ctx context.Context, st *store.Store, sessionID s
 
 // branchOf places message seq among its versions, or returns nil when it
 // has none. A failure only costs the switcher, so it is logged.
-func (a *App) branchOf(ctx context.Context, st *store.Store, sessionID string, seq uint64) *BranchDTO {
+func (c *Chat) branchOf(ctx context.Context, st *store.Store, sessionID string, seq uint64) *BranchDTO {
 	sibs, err := st.Siblings(ctx, sessionID, seq)
 	if err != nil {
-		a.log.Warn("list the versions of a message", "session", sessionID, "seq", seq, "err", err)
+		c.core.log.Warn("list the versions of a message", "session", sessionID, "seq", seq, "err", err)
 		return nil
 	}
 	i := slices.Index(sibs, seq)
@@ -152,35 +133,6 @@ func at(s []uint64, i int) uint64 {
 		return 0
 	}
 	return s[i]
-}
-
-// sessionView is a session with its active branch as the chat pane shows
-// it: abandoned attempts left out, versioned messages with their Branch.
-func sessionView(s chat.Session, p store.Page) SessionViewDTO {
-	page := messagePage(p)
-	return SessionViewDTO{Session: sessionDTO(s), Messages: page.Messages, EarlierBefore: page.EarlierBefore}
-}
-
-// messagePage converts a page of stored messages, leaving out superseded
-// attempts (never shown, never sent). The cursor is the oldest stored
-// message read, shown or not, so a page of superseded messages does not
-// end the paging.
-func messagePage(p store.Page) MessagePageDTO {
-	page := MessagePageDTO{Messages: make([]MessageDTO, 0, len(p.Messages))}
-	for _, m := range p.Messages {
-		if m.Status == agent.StatusSuperseded {
-			continue
-		}
-		dto := messageDTO(m)
-		if br, ok := p.Branches[m.Seq]; ok {
-			dto.Branch = branchDTO(br)
-		}
-		page.Messages = append(page.Messages, dto)
-	}
-	if p.More && len(p.Messages) > 0 {
-		page.EarlierBefore = p.Messages[0].Seq
-	}
-	return page
 }
 
 func branchDTO(b store.Branch) *BranchDTO {

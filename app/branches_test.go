@@ -25,7 +25,7 @@ func chatTexts(ms []MessageDTO) []string {
 // send sends text and waits for the reply to finish without error.
 func send(t *testing.T, a *App, log *eventLog, sessionID, text string) SendResultDTO {
 	t.Helper()
-	res, err := a.SendMessage(sessionID, text)
+	res, err := a.Chat.SendMessage(sessionID, text)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -38,11 +38,11 @@ func send(t *testing.T, a *App, log *eventLog, sessionID, text string) SendResul
 func TestEditAndResendBranches(t *testing.T) {
 	t.Parallel()
 	a, log, script := startChatApp(t)
-	s, _ := a.CreateSession("")
+	s, _ := a.Sessions.Create("")
 	script.Push(fakescript.Reply{Text: "Lisbon is lovely in May."}, fakescript.Reply{Text: "Take the train from Porto."})
 	first := send(t, a, log, s.ID, "When should I visit Lisbon?")
 
-	res, err := a.EditAndResend(s.ID, first.Message.Seq, "How do I get to Lisbon?")
+	res, err := a.Chat.EditAndResend(s.ID, first.Message.Seq, "How do I get to Lisbon?")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -62,7 +62,7 @@ func TestEditAndResendBranches(t *testing.T) {
 		t.Errorf("message:saved branch = %+v, want %+v", saved.Message.Branch, wantBranch)
 	}
 
-	view, err := a.OpenSession(s.ID)
+	view, err := a.Sessions.Open(s.ID)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -74,7 +74,7 @@ func TestEditAndResendBranches(t *testing.T) {
 	}
 
 	changed := log.count(EventSessionsChanged)
-	back, err := a.SwitchBranch(s.ID, wantBranch.Prev)
+	back, err := a.Chat.SwitchBranch(s.ID, wantBranch.Prev)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -87,7 +87,7 @@ func TestEditAndResendBranches(t *testing.T) {
 	if log.count(EventSessionsChanged) <= changed {
 		t.Error("SwitchBranch did not emit sessions:changed")
 	}
-	if reopened, _ := a.OpenSession(s.ID); !reflect.DeepEqual(chatTexts(reopened.Messages), chatTexts(back.Messages)) {
+	if reopened, _ := a.Sessions.Open(s.ID); !reflect.DeepEqual(chatTexts(reopened.Messages), chatTexts(back.Messages)) {
 		t.Errorf("reopened chat shows %q; want the branch switched to", chatTexts(reopened.Messages))
 	}
 }
@@ -97,18 +97,18 @@ func TestEditAndResendBranches(t *testing.T) {
 func TestEditAndResendValidates(t *testing.T) {
 	t.Parallel()
 	a, log, script := startChatApp(t)
-	s, _ := a.CreateSession("")
+	s, _ := a.Sessions.Create("")
 	script.Push(fakescript.Reply{Text: "Hi."}, fakescript.Reply{Text: "Hello again."})
 	first := send(t, a, log, s.ID, "hello")
-	edit, err := a.EditAndResend(s.ID, first.Message.Seq, "hello there")
+	edit, err := a.Chat.EditAndResend(s.ID, first.Message.Seq, "hello there")
 	if err != nil {
 		t.Fatal(err)
 	}
 	log.wait(t, EventRunFinished, finishedFor(edit.RunID))
-	noModel, _ := a.CreateSession("")
+	noModel, _ := a.Sessions.Create("")
 	script.Push(fakescript.Reply{Text: "ok"})
 	other := send(t, a, log, noModel.ID, "hi")
-	if _, err := a.SetSessionModel(noModel.ID, chat.ProviderAnthropic, "claude-sonnet-4-5"); err != nil {
+	if _, err := a.Chat.SetSessionModel(noModel.ID, chat.ProviderAnthropic, "claude-sonnet-4-5"); err != nil {
 		t.Fatal(err)
 	}
 
@@ -127,13 +127,13 @@ func TestEditAndResendValidates(t *testing.T) {
 		{"a provider without credentials", noModel.ID, other.Message.Seq, "x", chat.KindAuthRequired},
 	}
 	for _, tt := range tests {
-		before, _ := a.OpenSession(tt.session)
+		before, _ := a.Sessions.Open(tt.session)
 		runs := log.count(EventRunStarted)
-		_, err := a.EditAndResend(tt.session, tt.seq, tt.text)
+		_, err := a.Chat.EditAndResend(tt.session, tt.seq, tt.text)
 		if got := chat.Kind(err); got != tt.want {
 			t.Errorf("%s: kind %q (%v), want %q", tt.name, got, err, tt.want)
 		}
-		if after, _ := a.OpenSession(tt.session); !reflect.DeepEqual(after, before) {
+		if after, _ := a.Sessions.Open(tt.session); !reflect.DeepEqual(after, before) {
 			t.Errorf("%s: the chat changed:\n got %q\nwant %q", tt.name, chatTexts(after.Messages), chatTexts(before.Messages))
 		}
 		if n := log.count(EventRunStarted); n != runs {
@@ -147,55 +147,62 @@ func TestEditAndResendValidates(t *testing.T) {
 func TestBranchingRefusedWhileRunning(t *testing.T) {
 	t.Parallel()
 	a, log, script := startChatApp(t)
-	s, _ := a.CreateSession("")
+	s, _ := a.Sessions.Create("")
 	script.Push(fakescript.Reply{Text: "Hi."}, fakescript.Reply{Text: "Hello again."})
 	first := send(t, a, log, s.ID, "hello")
-	edit, err := a.EditAndResend(s.ID, first.Message.Seq, "hello there")
+	edit, err := a.Chat.EditAndResend(s.ID, first.Message.Seq, "hello there")
 	if err != nil {
 		t.Fatal(err)
 	}
 	log.wait(t, EventRunFinished, finishedFor(edit.RunID))
 
 	script.Push(fakescript.Reply{Text: strings.Repeat("slow ", 200), ChunkRunes: 5, DelayMS: 20})
-	running, err := a.SendMessage(s.ID, "write a lot")
+	running, err := a.Chat.SendMessage(s.ID, "write a lot")
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := a.EditAndResend(s.ID, edit.Message.Seq, "changed my mind"); chat.Kind(err) != chat.KindConflict {
+	if _, err := a.Chat.EditAndResend(s.ID, edit.Message.Seq, "changed my mind"); chat.Kind(err) != chat.KindConflict {
 		t.Errorf("edit while running: kind %q (%v), want conflict", chat.Kind(err), err)
 	}
-	if _, err := a.SwitchBranch(s.ID, first.Message.Seq); chat.Kind(err) != chat.KindConflict {
+	if _, err := a.Chat.SwitchBranch(s.ID, first.Message.Seq); chat.Kind(err) != chat.KindConflict {
 		t.Errorf("switch while running: kind %q (%v), want conflict", chat.Kind(err), err)
 	}
-	if err := a.StopRun(running.RunID); err != nil {
+	if err := a.Chat.StopRun(running.RunID); err != nil {
 		t.Fatal(err)
 	}
 	log.wait(t, EventRunFinished, finishedFor(running.RunID))
-	view, err := a.SwitchBranch(s.ID, first.Message.Seq)
+	view, err := a.Chat.SwitchBranch(s.ID, first.Message.Seq)
 	if err != nil {
 		t.Fatalf("switch after the reply stopped: %v", err)
 	}
 	if got := chatTexts(view.Messages); !reflect.DeepEqual(got, []string{"hello", "Hi."}) {
 		t.Errorf("switched to %q, want the first version", got)
 	}
-	if _, err := a.SwitchBranch(s.ID, 99); chat.Kind(err) != chat.KindNotFound {
+	if _, err := a.Chat.SwitchBranch(s.ID, 99); chat.Kind(err) != chat.KindNotFound {
 		t.Errorf("switch to an unknown message: kind %q, want not_found", chat.Kind(err))
 	}
 }
 
-func TestEditAndResendNeedsTheChat(t *testing.T) {
+// TestEditAndResendNeedsAModel: signed in nowhere, the first message is
+// kept (its reply fails: no model to answer), but an edit is refused
+// before anything changes, and the only branch stays as it is.
+func TestEditAndResendNeedsAModel(t *testing.T) {
 	t.Parallel()
-	a, _ := startApp(t, t.TempDir())
-	s, _ := a.CreateSession("")
-	sent, err := a.SendMessage(s.ID, "hello")
+	a, log := startApp(t, "")
+	s, _ := a.Sessions.Create("")
+	sent, err := a.Chat.SendMessage(s.ID, "hello")
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := a.EditAndResend(s.ID, sent.Message.Seq, "hi"); chat.Kind(err) != chat.KindUnavailable {
-		t.Errorf("EditAndResend without the chat: kind %q, want unavailable", chat.Kind(err))
+	fin := log.wait(t, EventRunFinished, finishedFor(sent.RunID)).(FinishedDTO)
+	if fin.Error == nil {
+		t.Errorf("run:finished = %+v; want it failed: no model to answer", fin)
 	}
-	view, err := a.SwitchBranch(s.ID, sent.Message.Seq)
-	if err != nil || len(view.Messages) != 1 || view.Messages[0].Branch != nil {
-		t.Errorf("SwitchBranch to the only branch = %+v, %v; want it unchanged", view.Messages, err)
+	if _, err := a.Chat.EditAndResend(s.ID, sent.Message.Seq, "hi"); chat.Kind(err) != chat.KindAuthRequired {
+		t.Errorf("EditAndResend with no model: kind %q, want auth_required", chat.Kind(err))
+	}
+	view, err := a.Chat.SwitchBranch(s.ID, sent.Message.Seq)
+	if err != nil || len(view.Messages) != 2 || view.Messages[0].Branch != nil || view.Messages[1].Status != "failed" {
+		t.Errorf("SwitchBranch to the only branch = %+v, %v; want it unchanged: the message and the failed reply", view.Messages, err)
 	}
 }

@@ -10,11 +10,17 @@ import (
 // text events per second per run, however fast the model streams.
 const DeltaInterval = 33 * time.Millisecond
 
+// The kinds of streamed text.
+const (
+	DeltaText      = "text"
+	DeltaReasoning = "reasoning"
+)
+
 // DeltaDTO is a batch of streamed text for one run.
 type DeltaDTO struct {
 	RunID string `json:"runId"`
 	// Kind is "text" or "reasoning".
-	Kind string `json:"kind"`
+	Kind string `json:"kind" ts:"DeltaKind"`
 	Text string `json:"text"`
 }
 
@@ -27,7 +33,7 @@ type DeltaDTO struct {
 // emit is called with mu released, from the caller's goroutine or the
 // timer's.
 type bridge struct {
-	emit     func(name string, data any)
+	emit     func(name Event, data any)
 	interval time.Duration
 
 	mu      sync.Mutex
@@ -36,7 +42,7 @@ type bridge struct {
 	closed  bool
 }
 
-func newBridge(emit func(string, any), interval time.Duration) *bridge {
+func newBridge(emit func(Event, any), interval time.Duration) *bridge {
 	return &bridge{emit: emit, interval: interval}
 }
 
@@ -62,7 +68,7 @@ func (b *bridge) Delta(runID, kind, text string) {
 }
 
 // Event sends a non-delta event for a run, after that run's pending text.
-func (b *bridge) Event(runID, name string, data any) {
+func (b *bridge) Event(runID string, name Event, data any) {
 	b.flush(func(d *DeltaDTO) bool { return d.RunID == runID })
 	b.emit(name, data)
 }
@@ -101,9 +107,6 @@ func (b *bridge) Close() {
 	b.closed = true
 	b.mu.Unlock()
 }
-
-// EventChatDelta carries a DeltaDTO.
-const EventChatDelta = "chat:delta"
 
 // joinText is used by tests and the UI contract: deltas concatenate in order.
 func joinText(ds []DeltaDTO) string {

@@ -7,20 +7,15 @@ import (
 	"time"
 )
 
-type emitted struct {
-	name string
-	data any
-}
-
 type emitLog struct {
 	mu  sync.Mutex
 	all []emitted
 }
 
-func (l *emitLog) emit(name string, data any) {
+func (l *emitLog) emit(name Event, data any) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	l.all = append(l.all, emitted{name, data})
+	l.all = append(l.all, emitted{string(name), data})
 }
 
 func (l *emitLog) snapshot() []emitted {
@@ -43,7 +38,7 @@ func TestBridgeCoalescesAndKeepsOrder(t *testing.T) {
 	b.Close()
 
 	got := log.snapshot()
-	want := []string{EventChatDelta + ":r1:Hello, world", "tool:started", EventChatDelta + ":r1:!", "run:finished", EventChatDelta + ":r2:other run"}
+	want := []string{string(EventChatDelta) + ":r1:Hello, world", "tool:started", string(EventChatDelta) + ":r1:!", "run:finished", string(EventChatDelta) + ":r2:other run"}
 	if len(got) != len(want) {
 		t.Fatalf("got %d events %v, want %d", len(got), got, len(want))
 	}

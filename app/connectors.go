@@ -3,30 +3,15 @@ package app
 import (
 	"cmp"
 	"context"
-	"slices"
 	"strings"
 	"sync"
-	"sync/atomic"
 	"time"
 
 	"maestro/backend/chat"
 	"maestro/backend/mcp"
-	"maestro/backend/providers/catalog"
 	"maestro/backend/store"
+	"maestro/backend/toolbox"
 	"maestro/backend/tools"
-)
-
-// Connector event names.
-const (
-	// EventConnectorState carries a ConnectorDTO each time a connector's
-	// state changes (starting, ready, error, restarting, stopped).
-	EventConnectorState = "connector:state"
-	// EventConnectorLog carries a ConnectorLogDTO: one stderr line, server
-	// log message or supervisor note.
-	EventConnectorLog = "connector:log"
-	// EventToolsChanged carries a ToolsChangedDTO whenever a session's
-	// tools revision changes (a toggle, a server's tool list changing).
-	EventToolsChanged = "tools:changed"
 )
 
 // Limits of what the connector methods accept.
@@ -34,129 +19,95 @@ const (
 	maxConnectorName = 64
 	maxImportFile    = 1 << 20
 	maxRoots         = 32
-	// DefaultTestTimeout bounds TestConnector.
-	DefaultTestTimeout = 20 * time.Second
+	// newChatsWait is how long Sessions.Create waits for the connectors to
+	// load at start-up; a chat made before that starts with none.
+	newChatsWait = 2 * time.Second
 )
 
-// ConnectorsDeps is what the connectors need from main. main wires it with
-// EnableConnectors before the app starts.
-type ConnectorsDeps struct {
-	// Secrets keeps env and header values, client secrets and OAuth tokens
-	// (the keychain, *auth.Keychain).
-	Secrets mcp.SecretStore
-	// Options are added to the supervisor's (and to the one TestConnector
-	// uses); tests register in-process servers with them.
-	Options []mcp.SupervisorOption
-	// RegistryOptions are added to the registry's.
-	RegistryOptions []tools.Option
-	// TestTimeout bounds TestConnector (DefaultTestTimeout when 0).
-	TestTimeout time.Duration
-	// SignInTimeout bounds an OAuth sign-in (mcp.DefaultSignInTimeout when 0).
-	SignInTimeout time.Duration
-}
+// Connectors is the bound service of the Connectors page and of a
+// session's Tools panel: the MCP servers' configs and live states, their
+// sign-ins, imports and exports, which connectors and tools each session
+// uses, and the questions servers put to the user (elicitation and
+// sampling).
+//
+// The supervisor and the registry are built at startup on the data file
+// (App.build), which loads and starts the stored connectors on a goroutine
+// tracked in the core's WaitGroup, so no server delays the window; bound
+// methods wait for that load. The supervisor reports states and log lines
+// through connectorEvents from its own goroutines: they read the
+// cfgMu-guarded copy of the configs and emit, never calling back into the
+// supervisor. The registry's revision listener emits tools:changed.
+type Connectors struct {
+	core         *core
+	probeTimeout time.Duration
+	options      []mcp.SupervisorOption
+	regOptions   []tools.Option
+	signInLimit  time.Duration
+	secrets      mcp.SecretStore
 
-// EnableConnectors gives a its MCP connectors: at startup the app builds the
-// supervisor and the registry on its store and starts the connectors in the
-// background; at shutdown it closes them before the store. It is a function
-// rather than a method so that Wails does not bind it.
-func EnableConnectors(a *App, deps ConnectorsDeps) {
-	a.conns = &connectorsState{
-		deps: deps, app: a, loaded: make(chan struct{}),
-		configs: map[string]mcp.Connector{}, signIns: map[string]context.CancelFunc{},
-		calls:  map[string][]*liveCall{},
-		elicit: newElicitor(a), sample: newSampler(a),
-	}
-}
+	// elicits and samples are the servers' questions waiting for the user.
+	elicits questions[elicitAnswer]
+	samples questions[bool]
 
-// connectorsState owns the supervisor and the registry. They are built in
-// start (under mu) and never replaced; loaded is closed once the stored
-// connectors are loaded, and bound methods wait for it. The supervisor calls
-// the Events methods from its goroutines: they only read cfgMu-guarded
-// configs and emit, never call back into the supervisor.
-type connectorsState struct {
-	deps ConnectorsDeps
-	app  *App
-
+	// mu guards signIns: the OAuth sign-ins waiting for the browser, by
+	// connector id.
 	mu      sync.Mutex
-	sup     *mcp.Supervisor
-	reg     *tools.Registry
-	loaded  chan struct{}
-	signIns map[string]context.CancelFunc // by connector id
-
-	// closing silences events once shutdown has begun.
-	closing atomic.Bool
+	signIns map[string]context.CancelFunc
 
 	// cfgMu guards configs: every connector's config, for the DTOs of
 	// connector:state events (which mask the secret values, as every DTO
 	// does).
 	cfgMu   sync.Mutex
 	configs map[string]mcp.Connector
-
-	// callMu guards calls: the tool calls in flight by connector id, oldest
-	// first, so a server's log messages reach the call they belong to.
-	callMu sync.Mutex
-	calls  map[string][]*liveCall
-
-	// elicit and sample answer servers' elicitation and sampling requests
-	// through the UI (elicitation:needed, sampling:needed).
-	elicit *elicitor
-	sample *sampler
 }
 
-// liveCall is a tool call in flight; report relays its server's updates.
-type liveCall struct {
-	report func(mcpUpdate)
-}
-
-// mcpUpdate is a server log line for a call.
-type mcpUpdate struct{ level, text string }
-
-// start builds the registry and the supervisor on st and starts the
-// connectors in the background (loading configs reads the keychain, which
-// can be slow): it never blocks the window.
-func (c *connectorsState) start(root context.Context, st *store.Store) {
-	log := c.app.log
-	regOpts := append([]tools.Option{tools.WithRevisionListener(c.revisionChanged)}, c.deps.RegistryOptions...)
-	reg := tools.NewRegistry(st, catalog.ToolRules(), regOpts...)
-	authz := &mcp.LoopbackAuthorizer{Open: c.openURL, Timeout: c.deps.SignInTimeout, Logger: log}
+// newSupervisor builds the supervisor on st, reporting tools to reg and
+// states and logs to ev.
+func (c *Connectors) newSupervisor(st *store.Store, reg *tools.Registry, ev *connectorEvents) *mcp.Supervisor {
+	authz := &mcp.LoopbackAuthorizer{Open: func(_ context.Context, u string) error { return c.core.openURL(u) },
+		Timeout: c.signInLimit, Logger: c.core.log}
 	opts := []mcp.SupervisorOption{
-		mcp.WithConnectorStore(st), mcp.WithToolSink(reg), mcp.WithEvents(c),
+		mcp.WithConnectorStore(st), mcp.WithToolSink(reg), mcp.WithEvents(ev),
 		mcp.WithAuthorizer(authz, false),
-		mcp.WithElicitor(c.elicit, urlOpener{c}), mcp.WithSampler(c.sample),
-		mcp.WithClientInfo("Maestro", cmp.Or(c.app.cfg.Version, "dev")),
-		mcp.WithLogger(log),
+		mcp.WithElicitor(elicitor{c}, urlOpener{c.core}), mcp.WithSampler(sampler{c}),
+		mcp.WithSecrets(keychainSecrets{c.secrets, c.core.log}),
 	}
-	if c.deps.Secrets != nil {
-		opts = append(opts, mcp.WithSecrets(keychainSecrets{c.deps.Secrets, log}))
-	}
-	sup := mcp.NewSupervisor(append(opts, c.deps.Options...)...)
-	c.mu.Lock()
-	c.sup, c.reg = sup, reg
-	c.mu.Unlock()
+	return mcp.NewSupervisor(append(append(opts, c.clientOptions()...), c.options...)...)
+}
 
-	c.app.work.Add(1)
+// clientOptions say who the client is, for the supervisor and the
+// connection test alike.
+func (c *Connectors) clientOptions() []mcp.SupervisorOption {
+	return []mcp.SupervisorOption{mcp.WithClientInfo("Maestro", cmp.Or(c.core.version, "dev")), mcp.WithLogger(c.core.log)}
+}
+
+// start loads the stored connectors and starts them in the background
+// (loading configs reads the keychain, which can be slow): it never
+// blocks the window. run.loaded is closed when it is done.
+func (c *Connectors) start(root context.Context, run *running) {
+	c.core.work.Add(1) // startup: shutdown has not begun
 	go func() {
-		defer c.app.work.Done()
-		defer close(c.loaded)
+		defer c.core.work.Done()
+		defer close(run.loaded)
 		// Sessions' folders first, so servers see them at initialize.
-		if sessions, err := st.Sessions(root); err == nil {
+		if sessions, err := run.store.Sessions(root); err == nil {
 			for _, s := range sessions {
 				if len(s.Roots) == 0 {
 					continue
 				}
-				if err := sup.SetRoots(root, s.ID, toRoots(s.Roots)); err != nil {
-					log.Warn("restore session folders", "session", s.ID, "err", err)
+				if err := run.sup.SetRoots(root, s.ID, toRoots(s.Roots)); err != nil {
+					c.core.log.Warn("restore session folders", "session", s.ID, "err", err)
 				}
 			}
 		}
-		if err := sup.Start(root); err != nil {
-			log.Error("start connectors", "err", err)
+		if err := run.sup.Start(root); err != nil {
+			c.core.log.Error("start connectors", "err", err)
 			return
 		}
 		// Read the configs before taking cfgMu: Connectors locks each runner,
 		// and a runner publishing its state (ConnectorState) holds its lock
 		// while it takes cfgMu.
-		cfgs := sup.Connectors()
+		cfgs := run.sup.Connectors()
 		c.cfgMu.Lock()
 		for _, cfg := range cfgs {
 			c.configs[cfg.ID] = cfg
@@ -165,40 +116,18 @@ func (c *connectorsState) start(root context.Context, st *store.Store) {
 	}()
 }
 
-// close stops every server and waits for them. It runs after the app's
-// work has finished and before the store closes.
-func (c *connectorsState) close() {
-	c.closing.Store(true)
-	c.mu.Lock()
-	sup := c.sup
-	c.mu.Unlock()
-	if sup != nil {
-		_ = sup.Close()
-	}
+// connectorEvents implements mcp.Events for the app: connector:state and
+// connector:log, and a server's log messages to the tool call they belong
+// to (the toolbox).
+type connectorEvents struct {
+	c   *Connectors
+	box *toolbox.Toolbox
 }
-
-func (c *connectorsState) current() (*mcp.Supervisor, *tools.Registry) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return c.sup, c.reg
-}
-
-func (c *connectorsState) openURL(_ context.Context, u string) error {
-	return c.app.openURL(u)
-}
-
-// urlOpener opens the URL of an accepted URL-mode elicitation through
-// Runtime.OpenURL.
-type urlOpener struct{ c *connectorsState }
-
-func (o urlOpener) OpenURL(ctx context.Context, u string) error { return o.c.openURL(ctx, u) }
 
 // ConnectorState implements mcp.Events.
-func (c *connectorsState) ConnectorState(st mcp.ConnectorStatus) {
-	if c.closing.Load() {
-		return
-	}
-	c.app.log.Info("connector state", "connector", st.Name, "id", st.ID, "state", st.State,
+func (e *connectorEvents) ConnectorState(st mcp.ConnectorStatus) {
+	c := e.c
+	c.core.log.Info("connector state", "connector", st.Name, "id", st.ID, "state", st.State,
 		"tools", st.Tools, "error", st.Error)
 	c.cfgMu.Lock()
 	cfg, ok := c.configs[st.ID]
@@ -206,110 +135,86 @@ func (c *connectorsState) ConnectorState(st mcp.ConnectorStatus) {
 	if !ok {
 		cfg = mcp.Connector{ID: st.ID, Name: st.Name}
 	}
-	c.app.emit(EventConnectorState, connectorDTO(cfg, st))
+	c.core.events.emit(EventConnectorState, connectorDTO(cfg, st))
 }
 
 // ConnectorLog implements mcp.Events. A server's log message also goes to
 // the latest tool call running on that connector, if any.
-func (c *connectorsState) ConnectorLog(id string, line mcp.LogLine) {
-	if c.closing.Load() {
-		return
-	}
+func (e *connectorEvents) ConnectorLog(id string, line mcp.LogLine) {
 	if line.Source == mcp.SourceServer {
-		c.callMu.Lock()
-		var call *liveCall
-		if list := c.calls[id]; len(list) > 0 {
-			call = list[len(list)-1]
-		}
-		c.callMu.Unlock()
-		if call != nil {
-			call.report(mcpUpdate{level: line.Level, text: line.Text})
-		}
+		e.box.ServerLog(id, line.Level, line.Text)
 	}
-	c.app.emit(EventConnectorLog, ConnectorLogDTO{ID: id, Line: logLineDTO(line)})
+	e.c.core.events.emit(EventConnectorLog, ConnectorLogDTO{ID: id, Line: logLineDTO(line)})
 }
 
-func (c *connectorsState) revisionChanged(sessionID string, rev int64) {
-	if c.closing.Load() {
-		return
-	}
-	c.app.emit(EventToolsChanged, ToolsChangedDTO{SessionID: sessionID, Revision: rev})
+func (c *Connectors) revisionChanged(sessionID string, rev int64) {
+	c.core.events.emit(EventToolsChanged, ToolsChangedDTO{SessionID: sessionID, Revision: rev})
 }
 
-func (c *connectorsState) addCall(connectorID string, lc *liveCall) func() {
-	c.callMu.Lock()
-	c.calls[connectorID] = append(c.calls[connectorID], lc)
-	c.callMu.Unlock()
-	return func() {
-		c.callMu.Lock()
-		defer c.callMu.Unlock()
-		list := slices.DeleteFunc(c.calls[connectorID], func(x *liveCall) bool { return x == lc })
-		if len(list) == 0 {
-			delete(c.calls, connectorID)
-		} else {
-			c.calls[connectorID] = list
-		}
-	}
-}
+// urlOpener opens the URL of an accepted URL-mode elicitation through
+// Runtime.OpenURL.
+type urlOpener struct{ c *core }
 
-func (c *connectorsState) remember(cfg mcp.Connector) {
+func (o urlOpener) OpenURL(_ context.Context, u string) error { return o.c.openURL(u) }
+
+func (c *Connectors) remember(cfg mcp.Connector) {
 	c.cfgMu.Lock()
 	c.configs[cfg.ID] = cfg.Clone()
 	c.cfgMu.Unlock()
 }
 
-func (c *connectorsState) forget(id string) {
+func (c *Connectors) forget(id string) {
 	c.cfgMu.Lock()
 	delete(c.configs, id)
 	c.cfgMu.Unlock()
 }
 
-// conn is what one bound connector call works with.
-type conn struct {
-	c   *connectorsState
-	sup *mcp.Supervisor
-	reg *tools.Registry
-	st  *store.Store
-}
-
-var errNoConnectors = chat.E(chat.ErrUnavailable, "connectors are not available in this build of Maestro")
-
-// connectorsReady returns the supervisor, the registry and the store, with
-// a context for one bound call, once the stored connectors are loaded.
-func (a *App) connectorsReady() (conn, context.Context, context.CancelFunc, error) {
-	if a.conns == nil {
-		return conn{}, nil, nil, errNoConnectors
-	}
-	st, ctx, cancel, err := a.ready()
+// ready returns what runs on the data file, with a context for one bound
+// call, once the stored connectors are loaded.
+func (c *Connectors) ready() (*running, context.Context, context.CancelFunc, error) {
+	run, ctx, cancel, err := c.core.call()
 	if err != nil {
-		return conn{}, nil, nil, err
+		return nil, nil, nil, err
 	}
 	select {
-	case <-a.conns.loaded:
+	case <-run.loaded:
+		return run, ctx, cancel, nil
 	case <-ctx.Done():
 		cancel()
-		return conn{}, nil, nil, chat.E(chat.ErrUnavailable, "the connectors are still loading; try again in a moment")
+		return nil, nil, nil, chat.E(chat.ErrUnavailable, "the connectors are still loading; try again in a moment")
 	}
-	sup, reg := a.conns.current()
-	if sup == nil {
-		cancel()
-		return conn{}, nil, nil, errNoConnectors
-	}
-	return conn{c: a.conns, sup: sup, reg: reg, st: st}, ctx, cancel, nil
 }
 
-// ListConnectors returns every connector with its live state, sorted by
-// name. Secret values are never included, only masked hints.
-func (a *App) ListConnectors() ([]ConnectorDTO, error) {
-	cn, _, cancel, err := a.connectorsReady()
+// forNewChats lists the connectors a new chat starts with: those on in
+// new chats and not switched off. It waits briefly for the connectors to
+// load at start-up; a chat made before that starts with none.
+func (c *Connectors) forNewChats(run *running) []string {
+	select {
+	case <-run.loaded:
+	case <-time.After(newChatsWait):
+		return nil
+	}
+	var ids []string
+	for _, cfg := range run.sup.Connectors() {
+		if cfg.NewChats && !cfg.Disabled {
+			ids = append(ids, cfg.ID)
+		}
+	}
+	return ids
+}
+
+// List returns every connector with its live state, sorted by name.
+// Secret values are never included, only masked hints.
+func (c *Connectors) List() ([]ConnectorDTO, error) {
+	run, _, cancel, err := c.ready()
 	if err != nil {
 		return nil, err
 	}
 	defer cancel()
-	list := cn.sup.Connectors()
+	list := run.sup.Connectors()
 	out := make([]ConnectorDTO, 0, len(list))
 	for _, cfg := range list {
-		st, err := cn.sup.Status(cfg.ID)
+		st, err := run.sup.Status(cfg.ID)
 		if err != nil {
 			continue // removed meanwhile
 		}
@@ -318,137 +223,147 @@ func (a *App) ListConnectors() ([]ConnectorDTO, error) {
 	return out, nil
 }
 
-// SaveConnector adds a connector (in.ID empty) or replaces one's settings,
-// and (re)starts it. Env and header values go to the keychain; a row with
-// Keep set keeps the value stored for its key.
-func (a *App) SaveConnector(in ConnectorInputDTO) (ConnectorDTO, error) {
-	cn, ctx, cancel, err := a.connectorsReady()
+// Save adds a connector (in.ID empty) or replaces one's settings, and
+// (re)starts it. Env and header values go to the keychain; a row with Keep
+// set keeps the value stored for its key.
+func (c *Connectors) Save(in ConnectorInputDTO) (ConnectorDTO, error) {
+	run, ctx, cancel, err := c.ready()
 	if err != nil {
 		return ConnectorDTO{}, err
 	}
 	defer cancel()
-	var old *mcp.Connector
-	if in.ID != "" {
-		o, err := cn.sup.Connector(in.ID)
-		if err != nil {
-			return ConnectorDTO{}, err
-		}
-		old = &o
+	sup := run.sup
+	old, err := stored(sup, in.ID)
+	if err != nil {
+		return ConnectorDTO{}, err
 	}
 	cfg, err := connectorFromInput(in, old)
 	if err != nil {
 		return ConnectorDTO{}, err
 	}
 	if old == nil && in.NewChats == nil {
-		cfg.NewChats = mcp.NewChatsByDefault(len(cn.sup.Connectors()))
+		cfg.NewChats = mcp.NewChatsByDefault(len(sup.Connectors()))
 	}
-	for _, other := range cn.sup.Connectors() {
+	for _, other := range sup.Connectors() {
 		if other.ID != cfg.ID && strings.EqualFold(other.DisplayName(), cfg.Name) {
 			return ConnectorDTO{}, chat.E(chat.ErrConflict, "a connector named %q exists already: choose another name", other.DisplayName())
 		}
 	}
 	if old == nil {
 		cfg.ID = chat.NewID()
-		cn.c.remember(cfg) // before Add, whose first state event needs it
-		if _, err := cn.sup.Add(ctx, cfg); err != nil {
-			cn.c.forget(cfg.ID)
+		c.remember(cfg) // before Add, whose first state event needs it
+		if _, err := sup.Add(ctx, cfg); err != nil {
+			c.forget(cfg.ID)
 			return ConnectorDTO{}, err
 		}
 	} else {
-		cn.c.remember(cfg)
-		if err := cn.sup.Update(ctx, cfg); err != nil {
-			cn.c.remember(*old)
+		c.remember(cfg)
+		if err := sup.Update(ctx, cfg); err != nil {
+			c.remember(*old)
 			return ConnectorDTO{}, err
 		}
 	}
-	return cn.dto(cfg.ID)
+	return connectorNow(sup, cfg.ID)
+}
+
+// stored returns the stored config a form edits, nil for a new one.
+func stored(sup *mcp.Supervisor, id string) (*mcp.Connector, error) {
+	if id == "" {
+		return nil, nil
+	}
+	o, err := sup.Connector(id)
+	if err != nil {
+		return nil, err
+	}
+	return &o, nil
 }
 
 // SuggestSecretArgs returns the indexes of the arguments that look like
 // they hold a secret (--token=…, --api-key …, "Bearer …", a key with a
 // known prefix), for the form to offer to keep them in the keychain.
-func (a *App) SuggestSecretArgs(args []string) []int {
+func (c *Connectors) SuggestSecretArgs(args []string) []int {
 	return nonNil(mcp.SuggestSecretArgs(args))
 }
 
-func (cn conn) dto(id string) (ConnectorDTO, error) {
-	cfg, err := cn.sup.Connector(id)
+// connectorNow is a connector's DTO with its current state.
+func connectorNow(sup *mcp.Supervisor, id string) (ConnectorDTO, error) {
+	cfg, err := sup.Connector(id)
 	if err != nil {
 		return ConnectorDTO{}, err
 	}
-	st, err := cn.sup.Status(id)
+	st, err := sup.Status(id)
 	if err != nil {
 		return ConnectorDTO{}, err
 	}
 	return connectorDTO(cfg, st), nil
 }
 
-// DeleteConnector stops a connector and deletes it with its secrets and
-// tokens; its tools leave every session.
-func (a *App) DeleteConnector(id string) error {
-	cn, ctx, cancel, err := a.connectorsReady()
+// Delete stops a connector and deletes it with its secrets and tokens;
+// its tools leave every session.
+func (c *Connectors) Delete(id string) error {
+	run, ctx, cancel, err := c.ready()
 	if err != nil {
 		return err
 	}
 	defer cancel()
-	if err := cn.sup.Remove(ctx, id); err != nil {
+	if err := run.sup.Remove(ctx, id); err != nil {
 		return err
 	}
-	cn.c.forget(id)
+	c.forget(id)
 	return nil
 }
 
-// SetConnectorEnabled turns a connector on or off everywhere: a connector
-// that is off is not started and its tools are in no session.
-func (a *App) SetConnectorEnabled(id string, on bool) (ConnectorDTO, error) {
-	cn, ctx, cancel, err := a.connectorsReady()
+// SetEnabled turns a connector on or off everywhere: a connector that is
+// off is not started and its tools are in no session.
+func (c *Connectors) SetEnabled(id string, on bool) (ConnectorDTO, error) {
+	run, ctx, cancel, err := c.ready()
 	if err != nil {
 		return ConnectorDTO{}, err
 	}
 	defer cancel()
-	cfg, err := cn.sup.Connector(id)
+	cfg, err := run.sup.Connector(id)
 	if err != nil {
 		return ConnectorDTO{}, err
 	}
 	if cfg.Disabled == !on {
-		return cn.dto(id)
+		return connectorNow(run.sup, id)
 	}
 	cfg.Disabled = !on
-	cn.c.remember(cfg)
-	if err := cn.sup.Update(ctx, cfg); err != nil {
+	c.remember(cfg)
+	if err := run.sup.Update(ctx, cfg); err != nil {
 		cfg.Disabled = on
-		cn.c.remember(cfg)
+		c.remember(cfg)
 		return ConnectorDTO{}, err
 	}
-	return cn.dto(id)
+	return connectorNow(run.sup, id)
 }
 
-// RestartConnector stops and starts a connector now.
-func (a *App) RestartConnector(id string) error {
-	cn, ctx, cancel, err := a.connectorsReady()
+// Restart stops and starts a connector now.
+func (c *Connectors) Restart(id string) error {
+	run, ctx, cancel, err := c.ready()
 	if err != nil {
 		return err
 	}
 	defer cancel()
-	cfg, err := cn.sup.Connector(id)
+	cfg, err := run.sup.Connector(id)
 	if err != nil {
 		return err
 	}
 	if cfg.Disabled {
 		return chat.E(chat.ErrInvalid, "%s is turned off: turn it on to start it", cfg.DisplayName())
 	}
-	return cn.sup.Restart(ctx, id)
+	return run.sup.Restart(ctx, id)
 }
 
-// ConnectorLogs returns a connector's log, oldest first: the server's
-// stderr, its log messages and the supervisor's notes.
-func (a *App) ConnectorLogs(id string) ([]LogLineDTO, error) {
-	cn, _, cancel, err := a.connectorsReady()
+// Logs returns a connector's log, oldest first: the server's stderr, its
+// log messages and the supervisor's notes.
+func (c *Connectors) Logs(id string) ([]LogLineDTO, error) {
+	run, _, cancel, err := c.ready()
 	if err != nil {
 		return nil, err
 	}
 	defer cancel()
-	lines, err := cn.sup.Logs(id)
+	lines, err := run.sup.Logs(id)
 	if err != nil {
 		return nil, err
 	}
@@ -459,31 +374,30 @@ func (a *App) ConnectorLogs(id string) ([]LogLineDTO, error) {
 	return out, nil
 }
 
-// SignInConnector signs a connector that uses OAuth in: the browser opens
-// on the server's consent page and Maestro waits (up to 5 minutes) for it
-// to come back to a listener on 127.0.0.1. The connector restarts with the
-// token. CancelConnectorSignIn stops the wait.
-func (a *App) SignInConnector(id string) error {
-	cn, _, cancel, err := a.connectorsReady()
+// SignIn signs a connector that uses OAuth in: the browser opens on the
+// server's consent page and Maestro waits (up to 5 minutes) for it to come
+// back to a listener on 127.0.0.1. The connector restarts with the token.
+// CancelSignIn stops the wait.
+func (c *Connectors) SignIn(id string) error {
+	run, _, cancel, err := c.ready()
 	if err != nil {
 		return err
 	}
 	cancel()
-	cfg, err := cn.sup.Connector(id)
+	cfg, err := run.sup.Connector(id)
 	if err != nil {
 		return err
 	}
 	if cfg.OAuth == nil {
 		return chat.E(chat.ErrInvalid, "%s does not use OAuth sign-in", cfg.DisplayName())
 	}
-	root, err := a.beginWork()
+	root, err := c.core.beginWork()
 	if err != nil {
 		return err
 	}
-	defer a.work.Done()
+	defer c.core.work.Done()
 	ctx, stop := context.WithCancel(root)
 	defer stop()
-	c := a.conns
 	c.mu.Lock()
 	if prev := c.signIns[id]; prev != nil {
 		prev() // a sign-in already waiting is replaced
@@ -495,7 +409,7 @@ func (a *App) SignInConnector(id string) error {
 		delete(c.signIns, id) // cancel funcs are not comparable: the newest one deletes
 		c.mu.Unlock()
 	}()
-	if err := cn.sup.SignIn(ctx, id); err != nil {
+	if err := run.sup.SignIn(ctx, id); err != nil {
 		if ctx.Err() != nil {
 			return chat.E(chat.ErrCanceled, "the sign-in to %s was cancelled", cfg.DisplayName())
 		}
@@ -504,15 +418,12 @@ func (a *App) SignInConnector(id string) error {
 	return nil
 }
 
-// CancelConnectorSignIn stops a connector's sign-in that is waiting for
-// the browser.
-func (a *App) CancelConnectorSignIn(id string) error {
-	if a.conns == nil {
-		return errNoConnectors
-	}
-	a.conns.mu.Lock()
-	stop := a.conns.signIns[id]
-	a.conns.mu.Unlock()
+// CancelSignIn stops a connector's sign-in that is waiting for the
+// browser.
+func (c *Connectors) CancelSignIn(id string) error {
+	c.mu.Lock()
+	stop := c.signIns[id]
+	c.mu.Unlock()
 	if stop == nil {
 		return chat.E(chat.ErrNotFound, "no sign-in is waiting for this connector")
 	}
@@ -520,12 +431,38 @@ func (a *App) CancelConnectorSignIn(id string) error {
 	return nil
 }
 
-// SignOutConnector forgets a connector's OAuth token and restarts it.
-func (a *App) SignOutConnector(id string) error {
-	cn, ctx, cancel, err := a.connectorsReady()
+// SignOut forgets a connector's OAuth token and restarts it.
+func (c *Connectors) SignOut(id string) error {
+	run, ctx, cancel, err := c.ready()
 	if err != nil {
 		return err
 	}
 	defer cancel()
-	return cn.sup.SignOut(ctx, id)
+	return run.sup.SignOut(ctx, id)
+}
+
+// Test starts the server of a connector form on its own (nothing is
+// saved), lists its tools and stops it: the form's "Test connection"
+// (mcp.Probe). A form editing a connector (in.ID set) may keep stored
+// secret values. The result says what went wrong when the server did not
+// start.
+func (c *Connectors) Test(in ConnectorInputDTO) (TestResultDTO, error) {
+	run, ctx, cancel, err := c.ready()
+	if err != nil {
+		return TestResultDTO{}, err
+	}
+	defer cancel()
+	old, err := stored(run.sup, in.ID)
+	if err != nil {
+		return TestResultDTO{}, err
+	}
+	cfg, err := connectorFromInput(in, old)
+	if err != nil {
+		return TestResultDTO{}, err
+	}
+	res, err := mcp.Probe(ctx, cfg, c.probeTimeout, append(c.clientOptions(), c.options...)...)
+	if err != nil {
+		return TestResultDTO{}, err
+	}
+	return testResultDTO(res), nil
 }

@@ -12,6 +12,8 @@ import (
 	"strings"
 	"unicode"
 
+	mcpgo "github.com/mark3labs/mcp-go/mcp"
+
 	"maestro/backend/chat"
 	"maestro/backend/mcp"
 )
@@ -241,6 +243,24 @@ func connectorDTO(cfg mcp.Connector, st mcp.ConnectorStatus) ConnectorDTO {
 		dto.OAuth = &OAuthDTO{ClientID: o.ClientID, HasClientSecret: o.ClientSecret != "", Scopes: nonNil(slices.Clone(o.Scopes))}
 	}
 	return dto
+}
+
+func testResultDTO(r mcp.ProbeResult) TestResultDTO {
+	st := r.Status
+	dto := TestResultDTO{
+		OK: r.OK(), State: string(st.State), Error: st.Error, StderrTail: nonNil(st.StderrTail),
+		NeedsSignIn: st.NeedsSignIn, Server: st.Server, Protocol: st.Protocol,
+		DurationMS: r.Duration.Milliseconds(), Tools: make([]TestToolDTO, 0, len(r.Tools)),
+	}
+	for _, t := range r.Tools {
+		dto.Tools = append(dto.Tools, TestToolDTO{Name: t.Name, Title: cmp.Or(t.Title, t.Annotations.Title),
+			Description: t.Description, ReadOnly: readOnly(t)})
+	}
+	return dto
+}
+
+func readOnly(t mcpgo.Tool) bool {
+	return t.Annotations.ReadOnlyHint != nil && *t.Annotations.ReadOnlyHint
 }
 
 func keyHints(m map[string]string) []KeyValueDTO {

@@ -20,7 +20,7 @@ type ConnectorDTO struct {
 	ID   string `json:"id"`
 	Name string `json:"name"`
 	// Transport is stdio, http or sse.
-	Transport string `json:"transport"`
+	Transport string `json:"transport" ts:"Transport"`
 	// Enabled is false when the connector is turned off everywhere.
 	Enabled bool `json:"enabled"`
 
@@ -42,7 +42,7 @@ type ConnectorDTO struct {
 	NewChats bool `json:"newChats"`
 
 	// State is starting, ready, error, restarting or stopped.
-	State string `json:"state"`
+	State string `json:"state" ts:"ConnectorState"`
 	// ToolCount is the number of tools while ready.
 	ToolCount int `json:"toolCount"`
 	// Error says why the connector is in error or restarting, with the
@@ -90,7 +90,7 @@ type OAuthInputDTO struct {
 type ConnectorInputDTO struct {
 	ID        string `json:"id,omitempty"`
 	Name      string `json:"name"`
-	Transport string `json:"transport"`
+	Transport string `json:"transport" ts:"Transport"`
 	Command   string `json:"command,omitempty"`
 	// Args may keep the ${secret:N} references the connector's Args had:
 	// they stand for the values in the keychain.
@@ -124,7 +124,7 @@ type TestToolDTO struct {
 type TestResultDTO struct {
 	// OK is true when the server started and listed its tools.
 	OK          bool          `json:"ok"`
-	State       string        `json:"state"`
+	State       string        `json:"state" ts:"ConnectorState"`
 	Tools       []TestToolDTO `json:"tools"`
 	Error       string        `json:"error,omitempty"`
 	StderrTail  []string      `json:"stderrTail"`
@@ -139,7 +139,7 @@ type TestResultDTO struct {
 // logger) or maestro (the supervisor's notes).
 type LogLineDTO struct {
 	Time   int64  `json:"time"`
-	Source string `json:"source"`
+	Source string `json:"source" ts:"LogSource"`
 	Level  string `json:"level,omitempty"`
 	Logger string `json:"logger,omitempty"`
 	Text   string `json:"text"`
@@ -165,7 +165,7 @@ type ImportEntryDTO struct {
 	Ignored []string `json:"ignored"`
 }
 
-// ImportReportDTO is the result of ImportConnectors, in file order.
+// ImportReportDTO is the result of Connectors.Import, in file order.
 type ImportReportDTO struct {
 	Summary  string           `json:"summary"`
 	Imported int              `json:"imported"`
@@ -194,7 +194,7 @@ type SessionToolDTO struct {
 type SessionConnectorDTO struct {
 	ID        string `json:"id"`
 	Name      string `json:"name"`
-	State     string `json:"state"`
+	State     string `json:"state" ts:"ConnectorState"`
 	ToolCount int    `json:"toolCount"`
 	Error     string `json:"error,omitempty"`
 	// Available is false when the connector is turned off everywhere.
@@ -212,4 +212,49 @@ type SessionToolsDTO struct {
 	Connectors []SessionConnectorDTO `json:"connectors"`
 	// Roots are the folders the session offers to servers that use roots.
 	Roots []string `json:"roots"`
+}
+
+// ElicitationDTO is elicitation:needed.
+type ElicitationDTO struct {
+	RequestID string `json:"requestId"`
+	SessionID string `json:"sessionId"`
+	Connector string `json:"connector"`
+	Message   string `json:"message"`
+	// Mode is "form" or "url".
+	Mode string `json:"mode" ts:"ElicitationMode"`
+	// Schema is the flat form (mcp.Form) as JSON text, for mode "form".
+	Schema string `json:"schema,omitempty"`
+	URL    string `json:"url,omitempty"`
+}
+
+// ElicitationClosedDTO is elicitation:closed.
+type ElicitationClosedDTO struct {
+	RequestID string `json:"requestId"`
+	// Reason is why, in plain words.
+	Reason string `json:"reason"`
+}
+
+// SamplingMessageDTO is one prompt message.
+type SamplingMessageDTO struct {
+	Role string `json:"role" ts:"Role"`
+	Text string `json:"text"`
+}
+
+// SamplingDTO is sampling:needed.
+type SamplingDTO struct {
+	RequestID    string               `json:"requestId"`
+	SessionID    string               `json:"sessionId"`
+	Connector    string               `json:"connector"`
+	Messages     []SamplingMessageDTO `json:"messages"`
+	SystemPrompt string               `json:"systemPrompt,omitempty"`
+	MaxTokens    int                  `json:"maxTokens"`
+	ModelHint    string               `json:"modelHint,omitempty"`
+}
+
+// SamplingResultDTO is sampling:result.
+type SamplingResultDTO struct {
+	RequestID string `json:"requestId"`
+	Text      string `json:"text"`
+	Model     string `json:"model,omitempty"`
+	Error     string `json:"error,omitempty"`
 }

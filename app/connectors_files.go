@@ -1,7 +1,6 @@
 package app
 
 import (
-	"context"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -13,10 +12,10 @@ import (
 // Connector files: importing and exporting mcpServers files, and the
 // file dialogs the Connectors page opens.
 
-// ImportConnectors adds the servers of a Claude Desktop style mcpServers
+// Import adds the servers of a Claude Desktop style mcpServers
 // file. Each entry is reported as imported or skipped with the reason.
-func (a *App) ImportConnectors(path string) (ImportReportDTO, error) {
-	cn, ctx, cancel, err := a.connectorsReady()
+func (c *Connectors) Import(path string) (ImportReportDTO, error) {
+	run, ctx, cancel, err := c.ready()
 	if err != nil {
 		return ImportReportDTO{}, err
 	}
@@ -25,7 +24,7 @@ func (a *App) ImportConnectors(path string) (ImportReportDTO, error) {
 	if err != nil {
 		return ImportReportDTO{}, err
 	}
-	rep, err := cn.sup.Import(ctx, data)
+	rep, err := run.sup.Import(ctx, data)
 	if err != nil {
 		return ImportReportDTO{}, fmt.Errorf("%s: %w", filepath.Base(path), err)
 	}
@@ -34,19 +33,19 @@ func (a *App) ImportConnectors(path string) (ImportReportDTO, error) {
 		dto := ImportEntryDTO{Name: e.Name, Imported: e.Imported, Reason: e.Reason, Notes: nonNil(e.Notes), Ignored: nonNil(e.Ignored)}
 		if e.Connector != nil {
 			dto.ConnectorID = e.Connector.ID
-			cn.c.remember(*e.Connector)
+			c.remember(*e.Connector)
 		}
 		out.Entries = append(out.Entries, dto)
 	}
 	return out, nil
 }
 
-// ExportConnectors writes every connector to path as an mcpServers file
+// Export writes every connector to path as an mcpServers file
 // that other apps read. The file holds the env and header values (it has
 // to, to work elsewhere), so it is written readable by the user only. It
 // returns how many connectors were written.
-func (a *App) ExportConnectors(path string) (int, error) {
-	cn, _, cancel, err := a.connectorsReady()
+func (c *Connectors) Export(path string) (int, error) {
+	run, _, cancel, err := c.ready()
 	if err != nil {
 		return 0, err
 	}
@@ -54,7 +53,7 @@ func (a *App) ExportConnectors(path string) (int, error) {
 	if err := checkPath(path); err != nil {
 		return 0, err
 	}
-	data, err := cn.sup.Export()
+	data, err := run.sup.Export()
 	if err != nil {
 		return 0, err
 	}
@@ -62,7 +61,7 @@ func (a *App) ExportConnectors(path string) (int, error) {
 		return 0, chat.E(chat.ErrUnavailable, "cannot write %s: %v", path, unwrapPathError(err))
 	}
 	n := 0
-	for _, cfg := range cn.sup.Connectors() {
+	for _, cfg := range run.sup.Connectors() {
 		if cfg.Transport != mcp.TransportInProcess {
 			n++
 		}
@@ -71,41 +70,22 @@ func (a *App) ExportConnectors(path string) (int, error) {
 }
 
 // PickImportFile asks for an mcpServers file to import; "" when cancelled.
-func (a *App) PickImportFile() (string, error) {
-	return a.dialog(a.cfg.Runtime.OpenFileDialog, FileDialog{
+func (c *Connectors) PickImportFile() (string, error) {
+	return c.core.dialog(c.core.rt.OpenFileDialog, FileDialog{
 		Title:   "Import MCP servers",
 		Filters: []FileFilter{{DisplayName: "MCP server files (*.json)", Pattern: "*.json"}},
 	})
 }
 
 // PickExportFile asks where to export the connectors; "" when cancelled.
-func (a *App) PickExportFile() (string, error) {
-	return a.dialog(a.cfg.Runtime.SaveFileDialog, FileDialog{
+func (c *Connectors) PickExportFile() (string, error) {
+	return c.core.dialog(c.core.rt.SaveFileDialog, FileDialog{
 		Title: "Export MCP servers", DefaultFilename: "mcp-servers.json",
 		Filters: []FileFilter{{DisplayName: "MCP server files (*.json)", Pattern: "*.json"}},
 	})
 }
 
 // PickFolder asks for a folder (for a session's roots); "" when cancelled.
-func (a *App) PickFolder() (string, error) {
-	return a.dialog(a.cfg.Runtime.OpenDirectoryDialog, FileDialog{Title: "Choose a folder for this chat's tools"})
-}
-
-func (a *App) dialog(fn func(context.Context, FileDialog) (string, error), d FileDialog) (string, error) {
-	a.mu.RLock()
-	ctx := a.wailsCtx
-	a.mu.RUnlock()
-	if fn == nil || ctx == nil {
-		return "", chat.E(chat.ErrUnavailable, "file pickers are not available here")
-	}
-	if d.DefaultDirectory == "" {
-		if home, err := os.UserHomeDir(); err == nil {
-			d.DefaultDirectory = home
-		}
-	}
-	path, err := fn(ctx, d)
-	if err != nil {
-		return "", chat.E(chat.ErrUnavailable, "the file picker failed: %v", err)
-	}
-	return path, nil
+func (c *Connectors) PickFolder() (string, error) {
+	return c.core.dialog(c.core.rt.OpenDirectoryDialog, FileDialog{Title: "Choose a folder for this chat's tools"})
 }

@@ -4,8 +4,6 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"fmt"
-	"io"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -26,56 +24,6 @@ import (
 	"maestro/backend/mcp"
 )
 
-// connEvents records emitted events for the connector tests.
-type connEvents struct {
-	mu     sync.Mutex
-	events []emitted
-}
-
-func (l *connEvents) emit(_ context.Context, name string, data ...any) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	var d any
-	if len(data) > 0 {
-		d = data[0]
-	}
-	l.events = append(l.events, emitted{name, d})
-}
-
-// wait polls until an event named name satisfies ok, or fails the test.
-func (l *connEvents) wait(t *testing.T, name string, ok func(any) bool) any {
-	t.Helper()
-	return l.waitFrom(t, 0, name, ok)
-}
-
-// waitFrom is wait for the events named name after the first skip of them.
-func (l *connEvents) waitFrom(t *testing.T, skip int, name string, ok func(any) bool) any {
-	t.Helper()
-	deadline := time.Now().Add(15 * time.Second)
-	for time.Now().Before(deadline) {
-		for i, d := range l.all(name) {
-			if i >= skip && (ok == nil || ok(d)) {
-				return d
-			}
-		}
-		time.Sleep(10 * time.Millisecond)
-	}
-	t.Fatalf("no matching %s event within 15 s", name)
-	return nil
-}
-
-func (l *connEvents) all(name string) []any {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	var out []any
-	for _, e := range l.events {
-		if e.name == name {
-			out = append(out, e.data)
-		}
-	}
-	return out
-}
-
 // stateIs matches a connector:state event of connector id in state.
 func stateIs(id, state string) func(any) bool {
 	return func(d any) bool {
@@ -86,27 +34,30 @@ func stateIs(id, state string) func(any) bool {
 
 type connApp struct {
 	*App
-	ev      *connEvents
+	ev      *eventLog
 	secrets *mcp.MemorySecrets
 	dir     string
 }
 
-// startConnApp runs the app with connectors (an in-memory keychain, fast
-// restarts, at most one failed start) on a fresh data dir.
+// connectorDeps are the connectors' test settings: an in-memory keychain
+// (sec), fast restarts, at most one failed start, opts added to the
+// supervisor's.
+func connectorDeps(sec *mcp.MemorySecrets, opts ...mcp.SupervisorOption) func(*Deps) {
+	return func(d *Deps) {
+		d.Secrets = sec
+		d.SupervisorOptions = append([]mcp.SupervisorOption{mcp.WithBackoff(10*time.Millisecond, 50*time.Millisecond),
+			mcp.WithMaxStartFailures(1)}, opts...)
+		d.ProbeTimeout = 10 * time.Second
+	}
+}
+
+// startConnApp runs the app with connectors (see connectorDeps) on a fresh
+// data dir.
 func startConnApp(t *testing.T, rt Runtime, opts ...mcp.SupervisorOption) *connApp {
 	t.Helper()
-	ev := &connEvents{}
-	rt.Emit = ev.emit
 	dir := t.TempDir()
-	a := New(Config{Version: "test", DataDir: dir, Runtime: rt})
 	sec := mcp.NewMemorySecrets()
-	EnableConnectors(a, ConnectorsDeps{
-		Secrets:     sec,
-		Options:     append([]mcp.SupervisorOption{mcp.WithBackoff(10*time.Millisecond, 50*time.Millisecond), mcp.WithMaxStartFailures(1)}, opts...),
-		TestTimeout: 10 * time.Second,
-	})
-	Hooks(a).Startup(t.Context())
-	t.Cleanup(func() { Hooks(a).Shutdown(context.Background()) })
+	a, ev := startApp(t, dir, withRuntime(rt), connectorDeps(sec, opts...))
 	return &connApp{App: a, ev: ev, secrets: sec, dir: dir}
 }
 
@@ -153,7 +104,7 @@ func TestConnectorLifecycle(t *testing.T) {
 	hs := newHTTPServer(t, mcpgo.NewTool("read", mcpgo.WithReadOnlyHintAnnotation(true)), mcpgo.NewTool("write"))
 	const token = "Bearer sk-live-0123456789abcdef"
 
-	c, err := a.SaveConnector(ConnectorInputDTO{
+	c, err := a.Connectors.Save(ConnectorInputDTO{
 		Name: "  Team   Files ", Transport: "http", URL: hs.URL + "/mcp",
 		Headers: []KeyValueInputDTO{{Key: "Authorization", Value: token}, {}},
 	})
@@ -173,7 +124,7 @@ func TestConnectorLifecycle(t *testing.T) {
 	if !hs.sawAuth(token) {
 		t.Error("the server never got the Authorization header")
 	}
-	list, err := a.ListConnectors()
+	list, err := a.Connectors.List()
 	if err != nil || len(list) != 1 || list[0].State != "ready" || list[0].ToolCount != 2 || !strings.Contains(list[0].Server, "files-server") {
 		t.Fatalf("ListConnectors = %+v, %v", list, err)
 	}
@@ -191,7 +142,7 @@ func TestConnectorLifecycle(t *testing.T) {
 	a.ev.mu.Unlock()
 
 	// Edit: rename, keep the stored header.
-	edited, err := a.SaveConnector(ConnectorInputDTO{ID: c.ID, Name: "Files", Transport: "http", URL: hs.URL + "/mcp",
+	edited, err := a.Connectors.Save(ConnectorInputDTO{ID: c.ID, Name: "Files", Transport: "http", URL: hs.URL + "/mcp",
 		Headers: []KeyValueInputDTO{{Key: "Authorization", Keep: true}}})
 	if err != nil || edited.Name != "Files" || edited.ID != c.ID {
 		t.Fatalf("edit = %+v, %v", edited, err)
@@ -202,27 +153,27 @@ func TestConnectorLifecycle(t *testing.T) {
 	}
 
 	// Another connector may not take the name.
-	if _, err := a.SaveConnector(ConnectorInputDTO{Name: "files", Transport: "stdio", Command: "true"}); chat.Kind(err) != chat.KindConflict {
+	if _, err := a.Connectors.Save(ConnectorInputDTO{Name: "files", Transport: "stdio", Command: "true"}); chat.Kind(err) != chat.KindConflict {
 		t.Errorf("duplicate name: kind %q (%v), want conflict", chat.Kind(err), err)
 	}
 
 	// Off everywhere, then on again.
-	off, err := a.SetConnectorEnabled(c.ID, false)
+	off, err := a.Connectors.SetEnabled(c.ID, false)
 	if err != nil || off.Enabled || off.State != "stopped" {
 		t.Fatalf("turn off = %+v, %v", off, err)
 	}
-	if err := a.RestartConnector(c.ID); chat.Kind(err) != chat.KindInvalid {
+	if err := a.Connectors.Restart(c.ID); chat.Kind(err) != chat.KindInvalid {
 		t.Errorf("restart while off: kind %q", chat.Kind(err))
 	}
 	n := len(a.ev.all(EventConnectorState))
-	if _, err := a.SetConnectorEnabled(c.ID, true); err != nil {
+	if _, err := a.Connectors.SetEnabled(c.ID, true); err != nil {
 		t.Fatal(err)
 	}
 	a.ev.waitFrom(t, n, EventConnectorState, stateIs(c.ID, "ready"))
-	if err := a.RestartConnector(c.ID); err != nil {
+	if err := a.Connectors.Restart(c.ID); err != nil {
 		t.Fatal(err)
 	}
-	logs, err := a.ConnectorLogs(c.ID)
+	logs, err := a.Connectors.Logs(c.ID)
 	if err != nil || len(logs) == 0 {
 		t.Fatalf("ConnectorLogs = %v, %v", logs, err)
 	}
@@ -230,19 +181,19 @@ func TestConnectorLifecycle(t *testing.T) {
 		t.Error("no connector:log events")
 	}
 
-	if err := a.DeleteConnector(c.ID); err != nil {
+	if err := a.Connectors.Delete(c.ID); err != nil {
 		t.Fatal(err)
 	}
-	if err := a.DeleteConnector(c.ID); chat.Kind(err) != chat.KindNotFound {
+	if err := a.Connectors.Delete(c.ID); chat.Kind(err) != chat.KindNotFound {
 		t.Errorf("second delete: kind %q", chat.Kind(err))
 	}
 	if _, err := a.secrets.Get(t.Context(), "mcp-connector:"+c.ID); err == nil {
 		t.Error("the keychain entry survived the delete")
 	}
-	if list, _ := a.ListConnectors(); len(list) != 0 {
+	if list, _ := a.Connectors.List(); len(list) != 0 {
 		t.Errorf("after delete: %+v", list)
 	}
-	Hooks(a.App).Shutdown(context.Background())
+	a.App.Shutdown(context.Background())
 	db, err := os.ReadFile(filepath.Join(a.dir, "maestro.db"))
 	if err != nil {
 		t.Fatal(err)
@@ -250,7 +201,7 @@ func TestConnectorLifecycle(t *testing.T) {
 	if bytes.Contains(db, []byte("0123456789abcdef")) {
 		t.Error("the data file holds the header value")
 	}
-	if _, err := a.ListConnectors(); chat.Kind(err) != chat.KindUnavailable {
+	if _, err := a.Connectors.List(); chat.Kind(err) != chat.KindUnavailable {
 		t.Errorf("after shutdown: kind %q", chat.Kind(err))
 	}
 }
@@ -258,7 +209,7 @@ func TestConnectorLifecycle(t *testing.T) {
 func TestConnectorErrorShowsStderr(t *testing.T) {
 	t.Parallel()
 	a := startConnApp(t, Runtime{})
-	c, err := a.SaveConnector(ConnectorInputDTO{Name: "Broken", Transport: "stdio", Command: "sh",
+	c, err := a.Connectors.Save(ConnectorInputDTO{Name: "Broken", Transport: "stdio", Command: "sh",
 		// As node prints it: the reason, then a stack.
 		Args: []string{"-c", "echo 'node:internal/modules/cjs/loader:1210' >&2; echo \"Error: Cannot find module '/nope/index.js'\" >&2; " +
 			"echo '    at Module._load (node:internal/modules/cjs/loader:1038:27)' >&2; echo '}' >&2; echo 'Node.js v20' >&2; exit 1"},
@@ -276,7 +227,7 @@ func TestConnectorErrorShowsStderr(t *testing.T) {
 	if !slices.ContainsFunc(got.StderrTail, func(l string) bool { return strings.Contains(l, "Cannot find module") }) {
 		t.Errorf("stderr tail = %q", got.StderrTail)
 	}
-	list, _ := a.ListConnectors()
+	list, _ := a.Connectors.List()
 	if len(list) != 1 || list[0].State != "error" || list[0].ToolCount != 0 {
 		t.Errorf("ListConnectors = %+v", list)
 	}
@@ -307,19 +258,19 @@ func TestConnectorValidation(t *testing.T) {
 		{ConnectorInputDTO{Name: strings.Repeat("n", 65), Transport: "stdio", Command: "x"}, "longer than 64"},
 	}
 	for _, b := range bad {
-		_, err := a.SaveConnector(b.in)
+		_, err := a.Connectors.Save(b.in)
 		if chat.Kind(err) != chat.KindInvalid || !strings.Contains(strings.ToLower(err.Error()), strings.ToLower(b.want)) {
 			t.Errorf("SaveConnector(%+v) = %v; want invalid with %q", b.in, err, b.want)
 		}
 	}
-	if _, err := a.SaveConnector(ConnectorInputDTO{ID: "nope", Name: "a", Transport: "stdio", Command: "x"}); chat.Kind(err) != chat.KindNotFound {
+	if _, err := a.Connectors.Save(ConnectorInputDTO{ID: "nope", Name: "a", Transport: "stdio", Command: "x"}); chat.Kind(err) != chat.KindNotFound {
 		t.Errorf("edit of a missing connector: %v", err)
 	}
-	if list, _ := a.ListConnectors(); len(list) != 0 {
+	if list, _ := a.Connectors.List(); len(list) != 0 {
 		t.Errorf("invalid forms were saved: %+v", list)
 	}
 	// A valid one with a working dir and OAuth fields round-trips.
-	c, err := a.SaveConnector(ConnectorInputDTO{Name: "Remote", Transport: "http", URL: "http://127.0.0.1:1/mcp",
+	c, err := a.Connectors.Save(ConnectorInputDTO{Name: "Remote", Transport: "http", URL: "http://127.0.0.1:1/mcp",
 		OAuth: &OAuthInputDTO{ClientID: "maestro", ClientSecret: "s3cret", Scopes: []string{"read write", "admin"}}})
 	if err != nil {
 		t.Fatal(err)
@@ -327,84 +278,18 @@ func TestConnectorValidation(t *testing.T) {
 	if c.OAuth == nil || c.OAuth.ClientID != "maestro" || !c.OAuth.HasClientSecret || !slices.Equal(c.OAuth.Scopes, []string{"read", "write", "admin"}) {
 		t.Errorf("oauth = %+v", c.OAuth)
 	}
-	if err := a.SignInConnector("nope"); chat.Kind(err) != chat.KindNotFound {
+	if err := a.Connectors.SignIn("nope"); chat.Kind(err) != chat.KindNotFound {
 		t.Errorf("sign in to a missing connector: %v", err)
 	}
-	s, err := a.SaveConnector(ConnectorInputDTO{Name: "Local", Transport: "stdio", Command: "true", Cwd: dir})
+	s, err := a.Connectors.Save(ConnectorInputDTO{Name: "Local", Transport: "stdio", Command: "true", Cwd: dir})
 	if err != nil || s.Cwd != dir {
 		t.Fatalf("stdio with cwd = %+v, %v", s, err)
 	}
-	if err := a.SignInConnector(s.ID); chat.Kind(err) != chat.KindInvalid {
+	if err := a.Connectors.SignIn(s.ID); chat.Kind(err) != chat.KindInvalid {
 		t.Errorf("sign in without OAuth: %v", err)
 	}
-	if err := a.CancelConnectorSignIn(c.ID); chat.Kind(err) != chat.KindNotFound {
+	if err := a.Connectors.CancelSignIn(c.ID); chat.Kind(err) != chat.KindNotFound {
 		t.Errorf("cancel with no sign-in: %v", err)
-	}
-}
-
-// capabilityServer lists a tool per client capability it was told about
-// at initialize, as server-everything does for elicitation and sampling.
-func capabilityServer(t *testing.T) *httptest.Server {
-	t.Helper()
-	hooks := &server.Hooks{}
-	srv := server.NewMCPServer("caps", "1.0.0", server.WithToolCapabilities(true), server.WithHooks(hooks))
-	handler := func(context.Context, mcpgo.CallToolRequest) (*mcpgo.CallToolResult, error) {
-		return mcpgo.NewToolResultText("ok"), nil
-	}
-	srv.AddTool(mcpgo.NewTool("plain"), handler)
-	hooks.AddAfterInitialize(func(_ context.Context, _ any, req *mcpgo.InitializeRequest, _ *mcpgo.InitializeResult) {
-		if req.Params.Capabilities.Elicitation != nil {
-			srv.AddTool(mcpgo.NewTool("ask-the-user"), handler)
-		}
-		if req.Params.Capabilities.Sampling != nil {
-			srv.AddTool(mcpgo.NewTool("ask-the-model"), handler)
-		}
-	})
-	hs := httptest.NewServer(legacyOnly(server.NewStreamableHTTPServer(srv)))
-	// The saved connector may still hold its event stream open.
-	t.Cleanup(func() { hs.CloseClientConnections(); hs.Close() })
-	return hs
-}
-
-// legacyOnly answers server/discover as a 2025-11-25 server does (method
-// not found), so clients fall back to initialize, where capabilityServer
-// learns the client's capabilities.
-func legacyOnly(next http.Handler) http.Handler {
-	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		body, _ := io.ReadAll(r.Body)
-		r.Body = io.NopCloser(bytes.NewReader(body))
-		var req struct {
-			ID     json.RawMessage `json:"id"`
-			Method string          `json:"method"`
-		}
-		if json.Unmarshal(body, &req) == nil && req.Method == "server/discover" {
-			w.Header().Set("Content-Type", "application/json")
-			fmt.Fprintf(w, `{"jsonrpc":"2.0","id":%s,"error":{"code":-32601,"message":"Method not found"}}`, req.ID)
-			return
-		}
-		next.ServeHTTP(w, r)
-	})
-}
-
-// TestTestConnectionCountsWhatTheConnectorWill: the connection test lists
-// the tools the saved connector will have, so it declares the same client
-// capabilities (it counted 14 of server-everything's 17 tools before).
-func TestTestConnectionCountsWhatTheConnectorWill(t *testing.T) {
-	t.Parallel()
-	a := startConnApp(t, Runtime{})
-	hs := capabilityServer(t)
-	in := ConnectorInputDTO{Name: "Caps", Transport: "http", URL: hs.URL + "/mcp"}
-	res, err := a.TestConnector(in)
-	if err != nil || !res.OK {
-		t.Fatalf("TestConnector = %+v, %v", res, err)
-	}
-	c, err := a.SaveConnector(in)
-	if err != nil {
-		t.Fatal(err)
-	}
-	ready := a.ev.wait(t, EventConnectorState, stateIs(c.ID, "ready")).(ConnectorDTO)
-	if len(res.Tools) != ready.ToolCount || ready.ToolCount != 3 {
-		t.Errorf("test listed %d tools, the saved connector %d; want the same 3", len(res.Tools), ready.ToolCount)
 	}
 }
 
@@ -412,7 +297,7 @@ func TestTestConnection(t *testing.T) {
 	t.Parallel()
 	a := startConnApp(t, Runtime{})
 	hs := newHTTPServer(t, mcpgo.NewTool("search", mcpgo.WithDescription("Search"), mcpgo.WithReadOnlyHintAnnotation(true)), mcpgo.NewTool("add"))
-	res, err := a.TestConnector(ConnectorInputDTO{Name: "Probe", Transport: "http", URL: hs.URL + "/mcp",
+	res, err := a.Connectors.Test(ConnectorInputDTO{Name: "Probe", Transport: "http", URL: hs.URL + "/mcp",
 		Headers: []KeyValueInputDTO{{Key: "Authorization", Value: "Bearer test-only"}}})
 	if err != nil {
 		t.Fatal(err)
@@ -423,7 +308,7 @@ func TestTestConnection(t *testing.T) {
 	if !hs.sawAuth("Bearer test-only") {
 		t.Error("the test did not send the header")
 	}
-	res, err = a.TestConnector(ConnectorInputDTO{Name: "Probe", Transport: "stdio", Command: "sh",
+	res, err = a.Connectors.Test(ConnectorInputDTO{Name: "Probe", Transport: "stdio", Command: "sh",
 		Args: []string{"-c", "echo 'Error: Cannot find module x' >&2; exit 3"}})
 	if err != nil {
 		t.Fatal(err)
@@ -431,10 +316,10 @@ func TestTestConnection(t *testing.T) {
 	if res.OK || res.State != "error" || !strings.Contains(res.Error, "Cannot find module") || len(res.StderrTail) == 0 {
 		t.Errorf("failing test = %+v", res)
 	}
-	if _, err := a.TestConnector(ConnectorInputDTO{Name: "Probe", Transport: "stdio"}); chat.Kind(err) != chat.KindInvalid {
+	if _, err := a.Connectors.Test(ConnectorInputDTO{Name: "Probe", Transport: "stdio"}); chat.Kind(err) != chat.KindInvalid {
 		t.Errorf("invalid form: %v", err)
 	}
-	if list, _ := a.ListConnectors(); len(list) != 0 {
+	if list, _ := a.Connectors.List(); len(list) != 0 {
 		t.Errorf("a test saved a connector: %+v", list)
 	}
 	if n := len(a.ev.all(EventConnectorState)); n != 0 {
@@ -469,7 +354,7 @@ func TestImportExportAndPickers(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	path, err := a.PickImportFile()
+	path, err := a.Connectors.PickImportFile()
 	if err != nil || path != file {
 		t.Fatalf("PickImportFile = %q, %v", path, err)
 	}
@@ -478,7 +363,7 @@ func TestImportExportAndPickers(t *testing.T) {
 		t.Errorf("dialog = %+v", asked)
 	}
 	mu.Unlock()
-	rep, err := a.ImportConnectors(path)
+	rep, err := a.Connectors.Import(path)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -497,20 +382,20 @@ func TestImportExportAndPickers(t *testing.T) {
 			}
 		}
 	}
-	again, err := a.ImportConnectors(path)
+	again, err := a.Connectors.Import(path)
 	if err != nil || again.Imported != 0 || !strings.Contains(again.Entries[0].Reason, "exists already") {
 		t.Errorf("second import = %+v, %v", again, err)
 	}
-	list, _ := a.ListConnectors()
+	list, _ := a.Connectors.List()
 	if len(list) != 2 || list[0].Name != "files" || list[0].Enabled || list[0].Env[0].Key != "TOKEN" {
 		t.Errorf("imported = %+v", list)
 	}
 
-	p, err := a.PickExportFile()
+	p, err := a.Connectors.PickExportFile()
 	if err != nil || p != out {
 		t.Fatal(p, err)
 	}
-	n, err := a.ExportConnectors(p)
+	n, err := a.Connectors.Export(p)
 	if err != nil || n != 2 {
 		t.Fatalf("ExportConnectors = %d, %v", n, err)
 	}
@@ -520,25 +405,25 @@ func TestImportExportAndPickers(t *testing.T) {
 		t.Errorf("export (%v): %s", info.Mode(), data)
 	}
 
-	if p, err := a.PickFolder(); err != nil || p != "" {
+	if p, err := a.Connectors.PickFolder(); err != nil || p != "" {
 		t.Errorf("cancelled folder picker = %q, %v", p, err)
 	}
 	for _, bad := range []string{"", "relative.json", dir, filepath.Join(dir, "missing.json")} {
-		if _, err := a.ImportConnectors(bad); err == nil {
+		if _, err := a.Connectors.Import(bad); err == nil {
 			t.Errorf("ImportConnectors(%q) succeeded", bad)
 		}
 	}
 	if err := os.WriteFile(file, []byte(`not json`), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := a.ImportConnectors(file); chat.Kind(err) != chat.KindInvalid ||
+	if _, err := a.Connectors.Import(file); chat.Kind(err) != chat.KindInvalid ||
 		!strings.HasPrefix(err.Error(), filepath.Base(file)+": the file is not JSON (line 1, column 2:") {
 		t.Errorf("not JSON: %v; want the file's name, then where and why in words", err)
 	}
 
 	// Without dialogs in the runtime, the pickers say so.
 	b := startConnApp(t, Runtime{})
-	if _, err := b.PickFolder(); chat.Kind(err) != chat.KindUnavailable {
+	if _, err := b.Connectors.PickFolder(); chat.Kind(err) != chat.KindUnavailable {
 		t.Errorf("no dialog: %v", err)
 	}
 }
@@ -551,7 +436,7 @@ func TestShutdownStopsServers(t *testing.T) {
 	a := startConnApp(t, Runtime{})
 	pidFile := filepath.Join(t.TempDir(), "pid")
 	// A server that never answers initialize: it stays starting.
-	c, err := a.SaveConnector(ConnectorInputDTO{Name: "Slow", Transport: "stdio", Command: "sh",
+	c, err := a.Connectors.Save(ConnectorInputDTO{Name: "Slow", Transport: "stdio", Command: "sh",
 		Args: []string{"-c", "echo $$ > " + pidFile + "; exec sleep 60"}})
 	if err != nil {
 		t.Fatal(err)
@@ -566,12 +451,12 @@ func TestShutdownStopsServers(t *testing.T) {
 	if pid == 0 {
 		t.Fatal("the server never started")
 	}
-	if list, _ := a.ListConnectors(); list[0].ID != c.ID || list[0].State != "starting" {
+	if list, _ := a.Connectors.List(); list[0].ID != c.ID || list[0].State != "starting" {
 		t.Errorf("state = %+v", list)
 	}
 	done := make(chan struct{})
 	go func() {
-		Hooks(a.App).Shutdown(context.Background())
+		a.App.Shutdown(context.Background())
 		close(done)
 	}()
 	select {
@@ -595,26 +480,24 @@ func TestConnectorsRestartFromStore(t *testing.T) {
 	hs := newHTTPServer(t, mcpgo.NewTool("read"))
 	dir := t.TempDir()
 	sec := mcp.NewMemorySecrets()
-	start := func() (*App, *connEvents) {
-		ev := &connEvents{}
-		a := New(Config{Version: "test", DataDir: dir, Runtime: Runtime{Emit: ev.emit}})
-		EnableConnectors(a, ConnectorsDeps{Secrets: sec})
-		Hooks(a).Startup(t.Context())
+	start := func() (*App, *eventLog) {
+		a, ev := newApp(t, dir, func(d *Deps) { d.Secrets = sec })
+		a.Startup(t.Context())
 		return a, ev
 	}
 	a, ev := start()
-	c, err := a.SaveConnector(ConnectorInputDTO{Name: "Files", Transport: "http", URL: hs.URL + "/mcp",
+	c, err := a.Connectors.Save(ConnectorInputDTO{Name: "Files", Transport: "http", URL: hs.URL + "/mcp",
 		Headers: []KeyValueInputDTO{{Key: "X-Token", Value: "kept-in-the-keychain"}}})
 	if err != nil {
 		t.Fatal(err)
 	}
 	ev.wait(t, EventConnectorState, stateIs(c.ID, "ready"))
-	Hooks(a).Shutdown(context.Background())
+	a.Shutdown(context.Background())
 
 	a, ev = start()
-	defer Hooks(a).Shutdown(context.Background())
+	defer a.Shutdown(context.Background())
 	ev.wait(t, EventConnectorState, stateIs(c.ID, "ready"))
-	list, err := a.ListConnectors()
+	list, err := a.Connectors.List()
 	if err != nil || len(list) != 1 || list[0].Headers[0].Key != "X-Token" || list[0].ToolCount != 1 {
 		t.Fatalf("after restart: %+v, %v", list, err)
 	}
@@ -635,21 +518,17 @@ func (noKeychain) Delete(context.Context, string) error {
 
 func TestConnectorsWithoutKeychain(t *testing.T) {
 	t.Parallel()
-	ev := &connEvents{}
-	a := New(Config{Version: "test", DataDir: t.TempDir(), Runtime: Runtime{Emit: ev.emit}})
-	EnableConnectors(a, ConnectorsDeps{Secrets: noKeychain{}})
-	Hooks(a).Startup(t.Context())
-	defer Hooks(a).Shutdown(context.Background())
+	a, _ := startApp(t, "", func(d *Deps) { d.Secrets = noKeychain{} })
 	// Without values to keep, no keychain is needed.
-	c, err := a.SaveConnector(ConnectorInputDTO{Name: "Plain", Transport: "stdio", Command: "true"})
+	c, err := a.Connectors.Save(ConnectorInputDTO{Name: "Plain", Transport: "stdio", Command: "true"})
 	if err != nil {
 		t.Fatalf("save without secrets: %v", err)
 	}
-	if err := a.DeleteConnector(c.ID); err != nil {
+	if err := a.Connectors.Delete(c.ID); err != nil {
 		t.Fatalf("delete without secrets: %v", err)
 	}
 	// With values, the keychain's message says what to fix.
-	_, err = a.SaveConnector(ConnectorInputDTO{Name: "Secret", Transport: "stdio", Command: "true",
+	_, err = a.Connectors.Save(ConnectorInputDTO{Name: "Secret", Transport: "stdio", Command: "true",
 		Env: []KeyValueInputDTO{{Key: "TOKEN", Value: "x"}}})
 	if chat.Kind(err) != chat.KindUnavailable || !strings.Contains(err.Error(), "gnome-keyring") {
 		t.Errorf("save with secrets: %v", err)
@@ -665,10 +544,10 @@ func TestConnectorArgumentSecrets(t *testing.T) {
 	a := startConnApp(t, Runtime{})
 	const token = "ghp_0123456789abcdefghijABCDEFGHIJ"
 	args := []string{"-c", "echo started >&2; exit 1", "sh", "--token=" + token}
-	if got := a.SuggestSecretArgs(args); !slices.Equal(got, []int{3}) {
+	if got := a.Connectors.SuggestSecretArgs(args); !slices.Equal(got, []int{3}) {
 		t.Fatalf("SuggestSecretArgs = %v; want [3]", got)
 	}
-	c, err := a.SaveConnector(ConnectorInputDTO{Name: "Tokened", Transport: "stdio", Command: "sh", Args: args,
+	c, err := a.Connectors.Save(ConnectorInputDTO{Name: "Tokened", Transport: "stdio", Command: "sh", Args: args,
 		SecretArgs: []int{3}, TrustReadOnlyHints: true})
 	if err != nil {
 		t.Fatal(err)
@@ -679,7 +558,7 @@ func TestConnectorArgumentSecrets(t *testing.T) {
 	a.ev.wait(t, EventConnectorState, stateIs(c.ID, "error"))
 
 	// Edit: rename, keep the reference; the value stays in the keychain.
-	c, err = a.SaveConnector(ConnectorInputDTO{ID: c.ID, Name: "Tokened 2", Transport: "stdio", Command: "sh", Args: c.Args})
+	c, err = a.Connectors.Save(ConnectorInputDTO{ID: c.ID, Name: "Tokened 2", Transport: "stdio", Command: "sh", Args: c.Args})
 	if err != nil || c.TrustReadOnlyHints {
 		t.Fatalf("edit = %+v, %v; want trust off again", c, err)
 	}
@@ -687,14 +566,14 @@ func TestConnectorArgumentSecrets(t *testing.T) {
 		t.Errorf("keychain = %q; want the token kept", raw)
 	}
 	// A reference the connector does not have is refused.
-	if _, err := a.SaveConnector(ConnectorInputDTO{ID: c.ID, Name: "Tokened 2", Transport: "stdio", Command: "sh",
+	if _, err := a.Connectors.Save(ConnectorInputDTO{ID: c.ID, Name: "Tokened 2", Transport: "stdio", Command: "sh",
 		Args: []string{"--token=${secret:2}"}}); chat.Kind(err) != chat.KindInvalid || !strings.Contains(err.Error(), "not stored") {
 		t.Errorf("dangling reference: %v; want invalid", err)
 	}
 	a.ev.waitFrom(t, 1, EventConnectorState, stateIs(c.ID, "error"))
 
-	logs, _ := a.ConnectorLogs(c.ID)
-	list, _ := a.ListConnectors()
+	logs, _ := a.Connectors.Logs(c.ID)
+	list, _ := a.Connectors.List()
 	var events []any
 	a.ev.mu.Lock()
 	for _, e := range a.ev.events {
@@ -709,7 +588,7 @@ func TestConnectorArgumentSecrets(t *testing.T) {
 			t.Errorf("%s hold the token: %s", what, b)
 		}
 	}
-	Hooks(a.App).Shutdown(context.Background())
+	a.App.Shutdown(context.Background())
 	db, err := os.ReadFile(filepath.Join(a.dir, "maestro.db"))
 	if err != nil {
 		t.Fatal(err)
@@ -725,21 +604,21 @@ func TestNewChatsStartWithTheFirstConnectors(t *testing.T) {
 	t.Parallel()
 	a := startConnApp(t, Runtime{})
 	hs := newHTTPServer(t, mcpgo.NewTool("read"))
-	on, err := a.SaveConnector(ConnectorInputDTO{Name: "Files", Transport: "http", URL: hs.URL + "/mcp"})
+	on, err := a.Connectors.Save(ConnectorInputDTO{Name: "Files", Transport: "http", URL: hs.URL + "/mcp"})
 	if err != nil || !on.NewChats {
 		t.Fatalf("first connector: newChats %v, %v; want on by default", on.NewChats, err)
 	}
 	off := false
-	quiet, err := a.SaveConnector(ConnectorInputDTO{Name: "Quiet", Transport: "http", URL: hs.URL + "/mcp", NewChats: &off})
+	quiet, err := a.Connectors.Save(ConnectorInputDTO{Name: "Quiet", Transport: "http", URL: hs.URL + "/mcp", NewChats: &off})
 	if err != nil || quiet.NewChats {
 		t.Fatalf("connector saved with newChats off: %v, %v", quiet.NewChats, err)
 	}
 	a.ev.wait(t, EventConnectorState, stateIs(on.ID, "ready"))
-	s, err := a.CreateSession("")
+	s, err := a.Sessions.Create("")
 	if err != nil {
 		t.Fatal(err)
 	}
-	tools, err := a.SessionTools(s.ID)
+	tools, err := a.Connectors.SessionTools(s.ID)
 	if err != nil {
 		t.Fatal(err)
 	}

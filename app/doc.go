@@ -1,45 +1,54 @@
 // Package app is Maestro's Wails facade and the only package that imports the
-// Wails runtime.
+// Wails runtime: binding and DTO conversion, nothing else.
 //
-// App's exported methods are bound to the frontend: they validate input, call
-// the backend services, and return DTOs with JSON tags (domain types never
-// reach JavaScript). Errors cross as rejected promises shaped by FormatError
-// into {kind, message}. Events go out through one injected Runtime.Emit with
-// noun:verb names, so tests replace the runtime and never touch Wails (any
-// runtime call with a context that did not come from Wails kills the process).
+// # Services
 //
-// Lifecycle and concurrency: startup creates a root context; every piece of
-// long work runs in a goroutine that app/ starts with a child of that context
-// and tracks in a WaitGroup. shutdown cancels the root, waits for that work,
-// and only then closes the store. Bound methods may be called concurrently
-// from the frontend; mu guards the fields set in startup and shutdown, and the
-// store serialises its own writes.
+// New builds every service at once from Deps; Services are bound side by
+// side, one per area of the UI, so the frontend calls
+// window.go.app.<Service>.<Method> through the generated bindings
+// (frontend/wailsjs/go/app):
 //
-// Branches (branches.go): a run appends to its session's active branch, so
-// nothing may move that branch while a run is on. EditAndResend starts its
-// run through startRun, whose check and registration of the session's run
-// happen under chatState.mu; SwitchBranch moves the branch while holding
-// the same lock after checking that no run is registered. A run leaves the
-// registry before its run:finished event goes out.
+//   - Sessions: the sidebar's list, opening a session a page at a time,
+//     search and export (sessions.go).
+//   - Chat: sending and editing messages, the runs (stop, retry, apply
+//     now), approvals, branches and the session's model (chat.go, runs.go,
+//     branches.go, models.go).
+//   - Accounts: provider credentials, browser sign-ins and API keys
+//     (accounts.go).
+//   - Connectors: MCP connectors, their sign-ins, imports and exports, a
+//     session's Tools panel, and the servers' elicitation and sampling
+//     questions (connectors*.go, tools.go, elicit.go, sampling.go).
+//   - Settings: status, keychain, theme and the model new chats start on
+//     (settings.go).
+//   - Window: the window's size and place, full screen, quitting and the
+//     theme's background (window.go, menu.go).
 //
-// Browser sign-ins (accounts.go) follow the same rule: SignIn returns the
-// login at once, and a goroutine app/ starts holds the login's context (a
-// child of the root) until the manager reports the login's one terminal
-// update through Lifecycle.LoginUpdate. At shutdown that goroutine cancels
-// the login and waits, boundedly, for the update. loginMu guards the logins
-// being watched and is never held while calling the manager, which may
-// report synchronously from inside a call.
+// Bound methods validate, call the backend, and return DTOs with JSON tags
+// (domain types never reach JavaScript). Errors cross as rejected promises
+// shaped by FormatError into {kind, message}. Events go out through the one
+// sink (events.go) with noun:verb names; Events lists each with its payload
+// type, and the TypeScript contract is generated from the DTOs and that
+// list (cmd/maestro-contract). The runtime is injected (Runtime), so tests
+// never touch Wails: a runtime call with a context that did not come from
+// Wails kills the process.
 //
-// MCP connectors (connectors.go, tools.go): EnableConnectors makes startup
-// build the tools.Registry and mcp.Supervisor on the opened store and load
-// and start the connectors on a goroutine tracked in the WaitGroup, so no
-// server delays the window; bound connector methods wait for that load.
-// Shutdown closes the supervisor (stopping every server) after the work
-// has finished and before the store closes, and silences connector events
-// from then on. The supervisor reports states and log lines through the
-// mcp.Events methods of connectorsState, from its own goroutines: they
-// read a mutex-guarded copy of the configs and emit, never calling back
-// into the supervisor. The registry's revision listener emits
-// tools:changed. AgentTools is the agent's view of the same registry and
-// supervisor.
+// # Lifecycle and concurrency
+//
+// The services share a core (core.go). Startup creates the root context,
+// opens the data file and builds on it what runs (App.build: the tools
+// registry, the connectors' supervisor, the toolbox, the agent, the
+// sampling runner), then publishes it under core.mu; a bound call gets it
+// with a context bounded by a timeout (core.call), or the reason there is
+// none: still starting, the data file's error (Settings.Status shows it),
+// or shutting down. Sign-ins do not need the data file. Every piece of long
+// work (a run, a sign-in, the connectors' load) runs on a goroutine app/
+// starts with a child of the root context and tracks in core.work.
+// Shutdown cancels the root, waits for that work, silences the sink, stops
+// the connectors' servers, and only then closes the data file.
+//
+// Bound methods may be called concurrently from the frontend. Each service
+// documents what its mutex guards; none is held while calling the backend
+// in a way that could call back (the sign-in manager may report
+// synchronously from inside a call; the supervisor reports from its own
+// goroutines and is never called from connectorEvents).
 package app

@@ -104,8 +104,8 @@ type PartDTO struct {
 type MessageDTO struct {
 	ID     string `json:"id"`
 	Seq    uint64 `json:"seq"`
-	Role   string `json:"role"`
-	Status string `json:"status"`
+	Role   string `json:"role" ts:"Role"`
+	Status string `json:"status" ts:"MessageStatus"`
 	Error  string `json:"error,omitempty"`
 	// Failure classifies Error (set on failed replies stored since
 	// Maestro kept it), so the card reads as it did when the turn failed.
@@ -222,13 +222,13 @@ type ModelDTO struct {
 
 // ProviderModelsDTO is one provider in the model picker.
 type ProviderModelsDTO struct {
-	Provider    string     `json:"provider"`
+	Provider    string     `json:"provider" ts:"ProviderId"`
 	DisplayName string     `json:"displayName"`
 	Available   bool       `json:"available"`
 	Models      []ModelDTO `json:"models"`
 	// Source is "service" (the provider's own list, fetched at FetchedAt,
 	// Unix ms) or "builtin" (Maestro's list: not fetched for this account).
-	Source    string `json:"source"`
+	Source    string `json:"source" ts:"ModelSource"`
 	FetchedAt int64  `json:"fetchedAt,omitempty"`
 	// Error is why the last refresh of the list failed.
 	Error string `json:"error,omitempty"`
@@ -372,4 +372,21 @@ func toolResultDTO(r chat.ToolResult) ToolResultDTO {
 		dto.Attachments = append(dto.Attachments, AttachmentDTO(at))
 	}
 	return dto
+}
+
+// SearchHitDTO is one session matching a sidebar search.
+type SearchHitDTO struct {
+	SessionID string `json:"sessionId"`
+	Title     string `json:"title"`
+	// Snippet is the match with some context around it.
+	Snippet string `json:"snippet"`
+	// Seq is the matching message; 0 when only the title matched.
+	Seq       uint64 `json:"seq"`
+	UpdatedAt int64  `json:"updatedAt"`
+}
+
+// ModelChoiceDTO names one model of one provider.
+type ModelChoiceDTO struct {
+	Provider string `json:"provider"`
+	Model    string `json:"model"`
 }

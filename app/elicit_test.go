@@ -14,7 +14,6 @@ import (
 	"maestro/backend/chat"
 	"maestro/backend/mcp"
 	"maestro/backend/providers/fakescript"
-	"maestro/backend/providers/gemini/geminifake"
 )
 
 // askServer is an in-process server whose read-only tools ask the client:
@@ -67,22 +66,19 @@ func askServer() *server.MCPServer {
 
 // startAskApp runs the app with chat (the Gemini fake) and the asker
 // connector enabled on a fresh session.
-func startAskApp(t *testing.T, opened ...chan string) (*connApp, *geminifake.Server, string) {
+func startAskApp(t *testing.T, opened ...chan string) (*connApp, *fakescript.Script, string) {
 	t.Helper()
 	rt := Runtime{}
 	if len(opened) > 0 {
 		rt.OpenURL = func(_ context.Context, u string) error { opened[0] <- u; return nil }
 	}
 	ca, srv := startToolChat(t, rt, mcp.WithInProcessServer("asker", askServer()))
-	cn, ctx, cancel, err := ca.connectorsReady()
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer cancel()
+	run, ctx := ca.running(t)
+	var err error
 	// The user trusts this connector's read-only hints: its tools run without a question.
 	c := mcp.Connector{ID: chat.NewID(), Name: "Asker", Transport: mcp.TransportInProcess, Command: "asker", LogLevel: "info", TrustReadOnlyHints: true}
-	ca.conns.remember(c)
-	if c, err = cn.sup.Add(ctx, c); err != nil {
+	ca.Connectors.remember(c)
+	if c, err = run.sup.Add(ctx, c); err != nil {
 		t.Fatal(err)
 	}
 	ca.ev.wait(t, EventConnectorState, stateIs(c.ID, "ready"))
@@ -101,11 +97,11 @@ func runTool(t *testing.T, a *connApp, sessionID, runID string) ToolEventDTO {
 func TestElicitationThroughUI(t *testing.T) {
 	t.Parallel()
 	a, srv, sid := startAskApp(t)
-	srv.Script.Push(
+	srv.Push(
 		fakescript.Reply{ToolCalls: []fakescript.ToolCall{{Name: "asker__ask", Args: json.RawMessage(`{}`)}}},
 		fakescript.Reply{Text: "Thanks."},
 	)
-	sent, err := a.SendMessage(sid, "Ask me")
+	sent, err := a.Chat.SendMessage(sid, "Ask me")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -118,21 +114,21 @@ func TestElicitationThroughUI(t *testing.T) {
 		t.Fatalf("schema %s: %v", req.Schema, err)
 	}
 	// An invalid answer is rejected and the request keeps waiting.
-	err = a.AnswerElicitation(req.RequestID, "accept", `{"age":-1}`)
+	err = a.Connectors.AnswerElicitation(req.RequestID, "accept", `{"age":-1}`)
 	if !errors.Is(err, chat.ErrInvalid) || !strings.Contains(err.Error(), "required") {
 		t.Fatalf("invalid answer: err = %v", err)
 	}
-	if err := a.AnswerElicitation(req.RequestID, "maybe", ""); !errors.Is(err, chat.ErrInvalid) {
+	if err := a.Connectors.AnswerElicitation(req.RequestID, "maybe", ""); !errors.Is(err, chat.ErrInvalid) {
 		t.Errorf("unknown action: err = %v", err)
 	}
-	if err := a.AnswerElicitation(req.RequestID, "accept", `{"name":"Ada"}`); err != nil {
+	if err := a.Connectors.AnswerElicitation(req.RequestID, "accept", `{"name":"Ada"}`); err != nil {
 		t.Fatal(err)
 	}
 	done := runTool(t, a, sid, sent.RunID)
 	if done.Result == nil || !strings.Contains(done.Result.Data, `action=accept content={\"age\":30,\"color\":\"blue\",\"name\":\"Ada\"}`) {
 		t.Errorf("tool result = %+v", done.Result)
 	}
-	if err := a.AnswerElicitation(req.RequestID, "decline", ""); !errors.Is(err, chat.ErrNotFound) {
+	if err := a.Connectors.AnswerElicitation(req.RequestID, "decline", ""); !errors.Is(err, chat.ErrNotFound) {
 		t.Errorf("answer after the end: err = %v", err)
 	}
 }
@@ -140,16 +136,16 @@ func TestElicitationThroughUI(t *testing.T) {
 func TestElicitationDeclined(t *testing.T) {
 	t.Parallel()
 	a, srv, sid := startAskApp(t)
-	srv.Script.Push(
+	srv.Push(
 		fakescript.Reply{ToolCalls: []fakescript.ToolCall{{Name: "asker__ask", Args: json.RawMessage(`{}`)}}},
 		fakescript.Reply{Text: "OK."},
 	)
-	sent, err := a.SendMessage(sid, "Ask me")
+	sent, err := a.Chat.SendMessage(sid, "Ask me")
 	if err != nil {
 		t.Fatal(err)
 	}
 	req := a.ev.wait(t, EventElicitation, nil).(ElicitationDTO)
-	if err := a.AnswerElicitation(req.RequestID, "decline", ""); err != nil {
+	if err := a.Connectors.AnswerElicitation(req.RequestID, "decline", ""); err != nil {
 		t.Fatal(err)
 	}
 	done := runTool(t, a, sid, sent.RunID)
@@ -162,11 +158,11 @@ func TestURLElicitationOpensThroughRuntime(t *testing.T) {
 	t.Parallel()
 	opened := make(chan string, 1)
 	a, srv, sid := startAskApp(t, opened)
-	srv.Script.Push(
+	srv.Push(
 		fakescript.Reply{ToolCalls: []fakescript.ToolCall{{Name: "asker__visit", Args: json.RawMessage(`{}`)}}},
 		fakescript.Reply{Text: "Signed in."},
 	)
-	sent, err := a.SendMessage(sid, "Sign in")
+	sent, err := a.Chat.SendMessage(sid, "Sign in")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -174,7 +170,7 @@ func TestURLElicitationOpensThroughRuntime(t *testing.T) {
 	if req.Mode != "url" || req.URL != "https://example.com/login" || req.Schema != "" || req.Message != "Sign in to the service" {
 		t.Errorf("elicitation:needed = %+v", req)
 	}
-	if err := a.AnswerElicitation(req.RequestID, "accept", ""); err != nil {
+	if err := a.Connectors.AnswerElicitation(req.RequestID, "accept", ""); err != nil {
 		t.Fatal(err)
 	}
 	done := runTool(t, a, sid, sent.RunID)
@@ -194,12 +190,12 @@ func TestURLElicitationOpensThroughRuntime(t *testing.T) {
 func TestSamplingThroughUI(t *testing.T) {
 	t.Parallel()
 	a, srv, sid := startAskApp(t)
-	srv.Script.Push(
+	srv.Push(
 		fakescript.Reply{ToolCalls: []fakescript.ToolCall{{Name: "asker__sample", Args: json.RawMessage(`{}`)}}},
 		fakescript.Reply{Text: "Hi there"},
 		fakescript.Reply{Text: "Done."},
 	)
-	sent, err := a.SendMessage(sid, "Sample")
+	sent, err := a.Chat.SendMessage(sid, "Sample")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -208,7 +204,7 @@ func TestSamplingThroughUI(t *testing.T) {
 		len(req.Messages) != 1 || req.Messages[0].Text != "say hi" || req.Messages[0].Role != "user" {
 		t.Errorf("sampling:needed = %+v", req)
 	}
-	if err := a.AnswerSampling(req.RequestID, true); err != nil {
+	if err := a.Connectors.AnswerSampling(req.RequestID, true); err != nil {
 		t.Fatal(err)
 	}
 	res := a.ev.wait(t, EventSamplingResult, nil).(SamplingResultDTO)
@@ -224,34 +220,24 @@ func TestSamplingThroughUI(t *testing.T) {
 func TestSamplingDenied(t *testing.T) {
 	t.Parallel()
 	a, srv, sid := startAskApp(t)
-	srv.Script.Push(
+	srv.Push(
 		fakescript.Reply{ToolCalls: []fakescript.ToolCall{{Name: "asker__sample", Args: json.RawMessage(`{}`)}}},
 		fakescript.Reply{Text: "OK."},
 	)
-	sent, err := a.SendMessage(sid, "Sample")
+	sent, err := a.Chat.SendMessage(sid, "Sample")
 	if err != nil {
 		t.Fatal(err)
 	}
 	req := a.ev.wait(t, EventSampling, nil).(SamplingDTO)
-	if err := a.AnswerSampling(req.RequestID, false); err != nil {
+	if err := a.Connectors.AnswerSampling(req.RequestID, false); err != nil {
 		t.Fatal(err)
 	}
 	done := runTool(t, a, sid, sent.RunID)
 	if done.Result == nil || !strings.Contains(done.Result.Error, "sampling failed: the user declined") {
 		t.Errorf("tool result = %+v", done.Result)
 	}
-	if err := a.AnswerSampling("nope", true); !errors.Is(err, chat.ErrNotFound) {
+	if err := a.Connectors.AnswerSampling("nope", true); !errors.Is(err, chat.ErrNotFound) {
 		t.Errorf("unknown request: err = %v", err)
-	}
-}
-
-func TestPickModel(t *testing.T) {
-	cat := []ProviderModelsDTO{{Provider: "anthropic", Models: []ModelDTO{{ID: "claude-opus-4"}, {ID: "claude-sonnet-4"}}}}
-	if got := pickModel(cat, "anthropic", []mcpgo.ModelHint{{Name: "gpt"}, {Name: "sonnet"}}, "def"); got != "claude-sonnet-4" {
-		t.Errorf("pickModel = %q", got)
-	}
-	if got := pickModel(cat, "openai", []mcpgo.ModelHint{{Name: "sonnet"}}, "def"); got != "def" {
-		t.Errorf("pickModel other provider = %q", got)
 	}
 }
 
@@ -260,20 +246,20 @@ func TestPickModel(t *testing.T) {
 func TestElicitationWithdrawnWhenTheCallStops(t *testing.T) {
 	t.Parallel()
 	a, srv, sid := startAskApp(t)
-	srv.Script.Push(fakescript.Reply{ToolCalls: []fakescript.ToolCall{{Name: "asker__ask", Args: json.RawMessage(`{}`)}}})
-	sent, err := a.SendMessage(sid, "Ask me")
+	srv.Push(fakescript.Reply{ToolCalls: []fakescript.ToolCall{{Name: "asker__ask", Args: json.RawMessage(`{}`)}}})
+	sent, err := a.Chat.SendMessage(sid, "Ask me")
 	if err != nil {
 		t.Fatal(err)
 	}
 	req := a.ev.wait(t, EventElicitation, nil).(ElicitationDTO)
-	if err := a.StopRun(sent.RunID); err != nil {
+	if err := a.Chat.StopRun(sent.RunID); err != nil {
 		t.Fatal(err)
 	}
 	closed := a.ev.wait(t, EventElicitationClosed, nil).(ElicitationClosedDTO)
 	if closed.RequestID != req.RequestID || closed.Reason == "" {
 		t.Errorf("elicitation:closed = %+v, want request %s with a reason", closed, req.RequestID)
 	}
-	if err := a.AnswerElicitation(req.RequestID, "accept", `{"name":"Ada"}`); !errors.Is(err, chat.ErrNotFound) {
+	if err := a.Connectors.AnswerElicitation(req.RequestID, "accept", `{"name":"Ada"}`); !errors.Is(err, chat.ErrNotFound) {
 		t.Errorf("answer after the withdrawal: err = %v, want not found", err)
 	}
 }

@@ -3,9 +3,9 @@ package app
 import (
 	"context"
 	"encoding/json"
-	"flag"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -13,19 +13,15 @@ import (
 
 	"maestro/backend/agent"
 	"maestro/backend/chat"
+	"maestro/backend/export"
 )
-
-var update = flag.Bool("update", false, "rewrite the golden files in testdata")
 
 // seedExportSession stores a session with fixed ids and times that uses
 // every part type, with secrets in the places an export must drop.
 func seedExportSession(t *testing.T, a *App) string {
 	t.Helper()
-	st, ctx, cancel, err := a.ready()
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer cancel()
+	run, ctx := a.running(t)
+	st := run.store
 	at := time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
 	sess, err := st.CreateSession(ctx, chat.Session{
 		ID: "sess1", Title: "Read the notes", Provider: "gemini", Model: "gemini-2.5-pro",
@@ -67,44 +63,40 @@ func seedExportSession(t *testing.T, a *App) string {
 	return sess.ID
 }
 
-func TestExportSessionGolden(t *testing.T) {
+// TestExportSession: the bound call exports the stored session as
+// backend/export writes it (its tests hold the goldens), without secrets.
+func TestExportSession(t *testing.T) {
 	t.Parallel()
 	a, _ := startApp(t, t.TempDir())
 	id := seedExportSession(t, a)
-	for _, tc := range []struct{ format, file string }{
-		{ExportMarkdown, "export.md.golden"},
-		{ExportJSON, "export.json.golden"},
-	} {
-		t.Run(tc.format, func(t *testing.T) {
-			got, err := a.ExportSession(id, tc.format)
+	run, ctx := a.running(t)
+	st := run.store
+	sess, _ := st.Session(ctx, id)
+	msgs, _ := st.Messages(ctx, id)
+	for _, f := range export.Formats() {
+		t.Run(string(f), func(t *testing.T) {
+			got, err := a.Sessions.Export(id, ExportFormat(f))
 			if err != nil {
 				t.Fatal(err)
 			}
-			for _, secret := range []string{"providerData", "thoughtSignature", "encrypted_content", "c2lnbmF0dXJl",
-				"gAAAAB", "raw-secret", "providerIds", "g-1", "/home/me/private", "abandoned attempt", "enabledConnectors", "grants"} {
+			var want strings.Builder
+			if err := export.Write(&want, f, sess, slices.Values(msgs)); err != nil {
+				t.Fatal(err)
+			}
+			if got != want.String() {
+				t.Errorf("ExportSession(%s) =\n%s\nwant\n%s", f, got, want.String())
+			}
+			for _, secret := range []string{"thoughtSignature", "raw-secret", "/home/me/private", "abandoned attempt"} {
 				if strings.Contains(got, secret) {
-					t.Errorf("%s export contains %q:\n%s", tc.format, secret, got)
+					t.Errorf("%s export contains %q", f, secret)
 				}
-			}
-			path := filepath.Join("testdata", tc.file)
-			if *update {
-				if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
-					t.Fatal(err)
-				}
-			}
-			want, err := os.ReadFile(path)
-			if err != nil {
-				t.Fatalf("%v (run with -update to create it)", err)
-			}
-			if got != string(want) {
-				t.Errorf("%s export differs from %s (run with -update to accept):\n%s", tc.format, path, got)
 			}
 		})
 	}
-	if _, err := a.ExportSession(id, "pdf"); chat.Kind(err) != chat.KindInvalid {
+	if _, err := a.Sessions.Export(id, "pdf"); chat.Kind(err) != chat.KindInvalid {
 		t.Errorf("unknown format: kind %q, want invalid", chat.Kind(err))
 	}
-	if _, err := a.ExportSession("missing", ExportJSON); chat.Kind(err) != chat.KindNotFound {
+	if _, err := a.Sessions.Export("missing", "json"); chat.Kind(err) != chat.KindNotFound {
 		t.Errorf("missing session: kind %q, want not_found", chat.Kind(err))
 	}
 }
@@ -116,20 +108,17 @@ func TestExportSessionToFile(t *testing.T) {
 	var mu sync.Mutex
 	var asked []FileDialog
 	answer := out
-	a := New(Config{Version: "test", DataDir: t.TempDir(), Runtime: Runtime{
-		Emit: func(_ context.Context, _ string, _ ...any) {},
+	a, _ := startApp(t, "", withRuntime(Runtime{
 		SaveFileDialog: func(_ context.Context, d FileDialog) (string, error) {
 			mu.Lock()
 			defer mu.Unlock()
 			asked = append(asked, d)
 			return answer, nil
 		},
-	}})
-	Hooks(a).Startup(t.Context())
-	t.Cleanup(func() { Hooks(a).Shutdown(context.Background()) })
+	}))
 	id := seedExportSession(t, a)
 
-	path, err := a.ExportSessionToFile(id, ExportMarkdown)
+	path, err := a.Sessions.ExportToFile(id, "markdown")
 	if err != nil || path != out {
 		t.Fatalf("ExportSessionToFile = %q, %v", path, err)
 	}
@@ -143,7 +132,7 @@ func TestExportSessionToFile(t *testing.T) {
 	}
 	answer = "" // cancelled
 	mu.Unlock()
-	if path, err := a.ExportSessionToFile(id, ExportJSON); err != nil || path != "" {
+	if path, err := a.Sessions.ExportToFile(id, "json"); err != nil || path != "" {
 		t.Errorf("cancelled export = %q, %v; want \"\", nil", path, err)
 	}
 }
@@ -152,11 +141,11 @@ func TestSearchSessions(t *testing.T) {
 	t.Parallel()
 	a, _ := startApp(t, t.TempDir())
 	id := seedExportSession(t, a)
-	other, err := a.CreateSession("Milk prices")
+	other, err := a.Sessions.Create("Milk prices")
 	if err != nil {
 		t.Fatal(err)
 	}
-	hits, err := a.SearchSessions("MILK")
+	hits, err := a.Sessions.Search("MILK")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -164,25 +153,7 @@ func TestSearchSessions(t *testing.T) {
 		hits[1].SessionID != id || hits[1].Seq != 5 || hits[1].Snippet != "It says: buy milk." || hits[1].Title != "Read the notes" {
 		t.Fatalf("hits = %+v", hits)
 	}
-	if hits, err := a.SearchSessions(""); err != nil || len(hits) != 0 || hits == nil {
+	if hits, err := a.Sessions.Search(""); err != nil || len(hits) != 0 || hits == nil {
 		t.Errorf("empty query = %#v, %v; want an empty list", hits, err)
-	}
-}
-
-func TestExportFileName(t *testing.T) {
-	t.Parallel()
-	tests := []struct{ title, ext, want string }{
-		{"Read the notes", "md", "Read the notes.md"},
-		{"Summarise notes.md", "md", "Summarise notes.md"},
-		{"Summarise notes.MD", "md", "Summarise notes.MD"},
-		{"Parse config.json", "md", "Parse config.json.md"},
-		{"Parse config.json", "json", "Parse config.json"},
-		{"Ends with a dot.", "md", "Ends with a dot.md"},
-		{"a/b: c?", "json", "a-b- c-.json"},
-	}
-	for _, tt := range tests {
-		if got := withExt(safeFilename(tt.title), tt.ext); got != tt.want {
-			t.Errorf("file name for %q (%s) = %q; want %q", tt.title, tt.ext, got, tt.want)
-		}
 	}
 }

@@ -28,23 +28,20 @@ type hostileApp struct {
 func startHostileApp(t *testing.T, mode chat.ApprovalMode) *hostileApp {
 	t.Helper()
 	ca, srv := startToolChat(t, Runtime{})
-	h := &hostileApp{connApp: ca, script: srv.Script}
+	h := &hostileApp{connApp: ca, script: srv}
 	exe, err := os.Executable()
 	if err != nil {
 		t.Fatal(err)
 	}
-	c, err := h.SaveConnector(ConnectorInputDTO{Name: "Hostile", Transport: "stdio", Command: exe,
+	c, err := h.Connectors.Save(ConnectorInputDTO{Name: "Hostile", Transport: "stdio", Command: exe,
 		Env: []KeyValueInputDTO{{Key: hostileEnv, Value: "1"}}})
 	if err != nil {
 		t.Fatal(err)
 	}
 	h.ev.wait(t, EventConnectorState, stateIs(c.ID, "ready"))
 	s := h.chatWith(t, c.ID)
-	st, ctx, cancel, err := h.ready()
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer cancel()
+	run, ctx := h.running(t)
+	st := run.store
 	if _, err := st.UpdateSession(ctx, s, func(s *chat.Session) error { s.Approval = mode; return nil }); err != nil {
 		t.Fatal(err)
 	}
@@ -54,10 +51,10 @@ func startHostileApp(t *testing.T, mode chat.ApprovalMode) *hostileApp {
 
 // turn sends text and answers the approval questions in order, returning
 // the questions asked; it fails the test if the run fails.
-func (h *hostileApp) turn(t *testing.T, text string, answers ...string) []ApprovalDTO {
+func (h *hostileApp) turn(t *testing.T, text string, answers ...ApprovalDecision) []ApprovalDTO {
 	t.Helper()
 	before := len(h.ev.all(EventApproval))
-	sent, err := h.SendMessage(h.session, text)
+	sent, err := h.Chat.SendMessage(h.session, text)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -65,7 +62,7 @@ func (h *hostileApp) turn(t *testing.T, text string, answers ...string) []Approv
 	for i, ans := range answers {
 		q := h.ev.waitFrom(t, before+i, EventApproval, nil).(ApprovalDTO)
 		asked = append(asked, q)
-		if err := h.AnswerApproval(q.RequestID, ans); err != nil {
+		if err := h.Chat.AnswerApproval(q.RequestID, ans); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -82,7 +79,7 @@ func (h *hostileApp) turn(t *testing.T, text string, answers ...string) []Approv
 // ran reports whether send_report ran (its stderr line is in the log).
 func (h *hostileApp) ran(t *testing.T) bool {
 	t.Helper()
-	lines, err := h.ConnectorLogs(h.conn)
+	lines, err := h.Connectors.Logs(h.conn)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -97,8 +94,8 @@ func (h *hostileApp) ran(t *testing.T) bool {
 // results returns the session's tool results, oldest first.
 func (h *hostileApp) results(t *testing.T) []chat.ToolResult {
 	t.Helper()
-	st, ctx, cancel, _ := h.ready()
-	defer cancel()
+	run, ctx := h.running(t)
+	st := run.store
 	msgs, err := st.Messages(ctx, h.session)
 	if err != nil {
 		t.Fatal(err)
@@ -172,8 +169,8 @@ func TestHostileInstructionsInResults(t *testing.T) {
 	if h.ran(t) {
 		t.Error("send_report ran")
 	}
-	st, ctx, cancel, _ := h.ready()
-	defer cancel()
+	run, ctx := h.running(t)
+	st := run.store
 	if s, _ := st.Session(ctx, h.session); s.Approval != chat.ApprovalAsk || len(s.Grants) != 0 {
 		t.Errorf("session policy = %q, grants %v; want ask, none", s.Approval, s.Grants)
 	}

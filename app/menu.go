@@ -1,29 +1,28 @@
 package app
 
 import (
-	"context"
-
 	"github.com/wailsapp/wails/v2/pkg/menu"
 	"github.com/wailsapp/wails/v2/pkg/menu/keys"
-	"github.com/wailsapp/wails/v2/pkg/runtime"
 )
 
-// EventMenuCommand carries a menu command the UI carries out (a Command
-// name); the window commands (quit, full screen) run here instead.
-const EventMenuCommand = "menu:command"
+// MenuCommand is something the menu asks the UI to do (menu:command). The
+// same commands have the same shortcuts in frontend/src/lib/shortcuts.ts,
+// which handles them where the menu's accelerators do not reach (the dev
+// bridge); it imports them from the generated contract.
+type MenuCommand string
 
-// Command is something the menu asks the UI to do. The same commands have
-// the same shortcuts in frontend/src/lib/shortcuts.ts, which handles them
-// where the menu's accelerators do not reach (the dev bridge).
-type Command string
-
-// The UI's commands.
+// The UI's commands; MenuCommands lists them.
 const (
-	CommandNewChat  Command = "new-chat"
-	CommandSearch   Command = "search"
-	CommandSettings Command = "settings"
-	CommandAbout    Command = "about"
+	CommandNewChat  MenuCommand = "new-chat"
+	CommandSearch   MenuCommand = "search"
+	CommandSettings MenuCommand = "settings"
+	CommandAbout    MenuCommand = "about"
 )
+
+// MenuCommands lists the UI's commands.
+func MenuCommands() []MenuCommand {
+	return []MenuCommand{CommandNewChat, CommandSearch, CommandSettings, CommandAbout}
+}
 
 // menuItem is one entry of the app menu, as data: the menu and its test
 // read the same table.
@@ -32,7 +31,7 @@ type menuItem struct {
 	// accel is the shortcut, e.g. "ctrl+n"; empty for none.
 	accel string
 	// command is sent to the UI; run is done here. One of them is set.
-	command Command
+	command MenuCommand
 	run     func(w *Window)
 }
 
@@ -62,8 +61,14 @@ var appMenu = []menuSection{
 	}},
 }
 
-// Menu builds the app menu. emit sends an event to the UI.
-func Menu(w *Window, emit func(ctx context.Context, name string, data ...any)) *menu.Menu {
+// menu builds the app menu; its UI commands go out as menu:command.
+func (a *App) menu() *menu.Menu {
+	return buildMenu(a.Window, func(c MenuCommand) { a.core.events.emit(EventMenuCommand, c) })
+}
+
+// buildMenu builds the menu of appMenu: window commands run on w, UI
+// commands go to send.
+func buildMenu(w *Window, send func(MenuCommand)) *menu.Menu {
 	bar := menu.NewMenu()
 	for _, s := range appMenu {
 		sub := bar.AddSubmenu(s.label)
@@ -72,21 +77,19 @@ func Menu(w *Window, emit func(ctx context.Context, name string, data ...any)) *
 				sub.AddSeparator()
 				continue
 			}
-			sub.AddText(it.label, accelerator(it.accel), menuClick(w, it, emit))
+			sub.AddText(it.label, accelerator(it.accel), menuClick(w, it, send))
 		}
 	}
 	return bar
 }
 
-func menuClick(w *Window, it menuItem, emit func(ctx context.Context, name string, data ...any)) menu.Callback {
+func menuClick(w *Window, it menuItem, send func(MenuCommand)) menu.Callback {
 	return func(*menu.CallbackData) {
 		if it.run != nil {
 			it.run(w)
 			return
 		}
-		if ctx := w.context(); ctx != nil {
-			emit(ctx, EventMenuCommand, string(it.command))
-		}
+		send(it.command)
 	}
 }
 
@@ -102,6 +105,3 @@ func accelerator(s string) *keys.Accelerator {
 	}
 	return a
 }
-
-// EmitEvent is runtime.EventsEmit, for Menu in main.
-var EmitEvent = runtime.EventsEmit

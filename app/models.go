@@ -2,8 +2,8 @@ package app
 
 import (
 	"context"
-	"errors"
-	"time"
+	"slices"
+	"strings"
 
 	"maestro/backend/chat"
 	"maestro/backend/providers/catalog"
@@ -18,104 +18,53 @@ const (
 	settingLastModel = "lastModel"
 )
 
-// ModelChoiceDTO names one model of one provider.
-type ModelChoiceDTO struct {
-	Provider string `json:"provider"`
-	Model    string `json:"model"`
-}
-
 // SetSessionModel switches a session to provider and model; the next
 // request renders the whole history for it. The choice is remembered as
 // the last one used, which new chats start on.
-func (a *App) SetSessionModel(sessionID, provider, model string) (SessionDTO, error) {
-	if !knownProvider(provider) {
-		return SessionDTO{}, chat.E(chat.ErrInvalid, "unknown provider %q", provider)
+func (c *Chat) SetSessionModel(sessionID, provider, model string) (SessionDTO, error) {
+	if err := validProvider(provider); err != nil {
+		return SessionDTO{}, err
 	}
 	if model == "" {
 		return SessionDTO{}, chat.E(chat.ErrInvalid, "choose a model")
 	}
-	st, ctx, cancel, err := a.ready()
+	run, ctx, cancel, err := c.core.call()
 	if err != nil {
 		return SessionDTO{}, err
 	}
 	defer cancel()
-	s, err := st.UpdateSession(ctx, sessionID, func(s *chat.Session) error {
+	s, err := run.store.UpdateSession(ctx, sessionID, func(s *chat.Session) error {
 		s.Provider, s.Model = provider, model
 		return nil
 	})
 	if err != nil {
 		return SessionDTO{}, err
 	}
-	if err := st.PutSetting(ctx, settingLastModel, ModelChoiceDTO{Provider: provider, Model: model}); err != nil {
-		a.log.Warn("remember the last model", "err", err)
+	if err := run.store.PutSetting(ctx, settingLastModel, ModelChoiceDTO{Provider: provider, Model: model}); err != nil {
+		c.core.log.Warn("remember the last model", "err", err)
 	}
-	a.emit(EventSessionsChanged)
+	c.core.events.emit(EventSessionsChanged, nil)
 	return sessionDTO(s), nil
-}
-
-// DefaultModel is the model chosen in Settings for new chats; the zero
-// choice means new chats start on the model last used.
-func (a *App) DefaultModel() (ModelChoiceDTO, error) {
-	st, ctx, cancel, err := a.ready()
-	if err != nil {
-		return ModelChoiceDTO{}, err
-	}
-	defer cancel()
-	var c ModelChoiceDTO
-	if err := st.Setting(ctx, settingDefaultModel, &c); err != nil && !errors.Is(err, chat.ErrNotFound) {
-		return ModelChoiceDTO{}, err
-	}
-	return c, nil
-}
-
-// SetDefaultModel sets the model new chats start on; an empty provider
-// means the model last used.
-func (a *App) SetDefaultModel(provider, model string) (ModelChoiceDTO, error) {
-	c := ModelChoiceDTO{Provider: provider, Model: model}
-	if provider != "" && (!knownProvider(provider) || model == "") {
-		return ModelChoiceDTO{}, chat.E(chat.ErrInvalid, "choose a provider and one of its models, or none")
-	}
-	if provider == "" {
-		c = ModelChoiceDTO{}
-	}
-	st, ctx, cancel, err := a.ready()
-	if err != nil {
-		return ModelChoiceDTO{}, err
-	}
-	defer cancel()
-	if err := st.PutSetting(ctx, settingDefaultModel, c); err != nil {
-		return ModelChoiceDTO{}, err
-	}
-	return c, nil
 }
 
 // ListModels lists the providers and their models, with whether each has
 // credentials.
-func (a *App) ListModels() []ProviderModelsDTO {
-	if a.chat == nil || a.chat.deps.Catalog == nil {
-		return nil
+func (c *Chat) ListModels() ([]ProviderModelsDTO, error) {
+	ctx, cancel, err := c.core.rootCall()
+	if err != nil {
+		return nil, err
 	}
-	a.mu.RLock()
-	root := a.root
-	a.mu.RUnlock()
-	if root == nil {
-		return nil
-	}
-	ctx, cancel := context.WithTimeout(root, 10*time.Second)
 	defer cancel()
-	return providerModelsDTOs(a.chat.deps.Catalog.Providers(ctx))
+	return providerModelsDTOs(c.catalog.Providers(ctx)), nil
 }
 
 // RefreshModels fetches provider's model list again; models:changed
 // follows when it lands.
-func (a *App) RefreshModels(provider string) error {
+func (c *Chat) RefreshModels(provider string) error {
 	if err := validProvider(provider); err != nil {
 		return err
 	}
-	if a.chat == nil || a.chat.deps.Catalog == nil {
-		return chat.E(chat.ErrUnavailable, "the model catalog is not available")
-	}
-	a.chat.deps.Catalog.RefreshSoon(provider)
+	c.catalog.RefreshSoon(provider)
 	return nil
 }
 
@@ -167,29 +116,33 @@ func startingModel(ctx context.Context, st settingsReader, providers []catalog.P
 
 // pickDefaultModel gives a session with no model the starting model, so a
 // chat created before any sign-in just works once there is one.
-func (c *chatState) pickDefaultModel(sessionID string) {
-	if c.deps.Catalog == nil {
-		return
-	}
-	st, ctx, cancel, err := c.app.ready()
+func (c *Chat) pickDefaultModel(sessionID string) {
+	run, ctx, cancel, err := c.core.call()
 	if err != nil {
 		return
 	}
 	defer cancel()
-	s, err := st.Session(ctx, sessionID)
+	s, err := run.store.Session(ctx, sessionID)
 	if err != nil || s.Provider != "" {
 		return
 	}
-	choice := startingModel(ctx, st, c.deps.Catalog.Providers(ctx))
+	choice := startingModel(ctx, run.store, c.catalog.Providers(ctx))
 	if choice.Provider == "" {
 		return
 	}
-	if _, err := st.UpdateSession(ctx, sessionID, func(s *chat.Session) error {
+	if _, err := run.store.UpdateSession(ctx, sessionID, func(s *chat.Session) error {
 		s.Provider, s.Model = choice.Provider, choice.Model
 		return nil
 	}); err != nil {
-		c.app.log.Warn("pick a default model", "session", sessionID, "err", err)
+		c.core.log.Warn("pick a default model", "session", sessionID, "err", err)
 		return
 	}
-	c.app.emit(EventSessionsChanged)
+	c.core.events.emit(EventSessionsChanged, nil)
+}
+
+func validProvider(p string) error {
+	if slices.Contains(chat.Providers(), p) {
+		return nil
+	}
+	return chat.E(chat.ErrInvalid, "unknown provider %.40q: want %s", p, strings.Join(chat.Providers(), ", "))
 }

@@ -65,28 +65,28 @@ func TestStartingModel(t *testing.T) {
 func TestNewChatStartsOnTheLastModel(t *testing.T) {
 	t.Parallel()
 	a, _, _ := startChatApp(t)
-	first, _ := a.CreateSession("")
+	first, _ := a.Sessions.Create("")
 	if first.Provider != chat.ProviderGemini || first.Model != "gemini-2.5-pro" {
 		t.Fatalf("first chat on %s/%s; want the first usable model", first.Provider, first.Model)
 	}
-	if _, err := a.SetSessionModel(first.ID, chat.ProviderGemini, "gemini-2.5-flash"); err != nil {
+	if _, err := a.Chat.SetSessionModel(first.ID, chat.ProviderGemini, "gemini-2.5-flash"); err != nil {
 		t.Fatal(err)
 	}
-	second, _ := a.CreateSession("")
+	second, _ := a.Sessions.Create("")
 	if second.Model != "gemini-2.5-flash" {
 		t.Errorf("second chat on %s; want the one last used, gemini-2.5-flash", second.Model)
 	}
-	if _, err := a.SetDefaultModel(chat.ProviderGemini, "gemini-2.5-pro"); err != nil {
+	if _, err := a.Settings.SetDefaultModel(chat.ProviderGemini, "gemini-2.5-pro"); err != nil {
 		t.Fatal(err)
 	}
-	third, _ := a.CreateSession("")
+	third, _ := a.Sessions.Create("")
 	if third.Model != "gemini-2.5-pro" {
 		t.Errorf("with a default set: %s; want gemini-2.5-pro", third.Model)
 	}
-	if c, _ := a.DefaultModel(); c.Model != "gemini-2.5-pro" {
+	if c, _ := a.Settings.DefaultModel(); c.Model != "gemini-2.5-pro" {
 		t.Errorf("DefaultModel = %+v", c)
 	}
-	if _, err := a.SetDefaultModel("nope", "x"); chat.Kind(err) != chat.KindInvalid {
+	if _, err := a.Settings.SetDefaultModel("nope", "x"); chat.Kind(err) != chat.KindInvalid {
 		t.Errorf("unknown provider: %v", err)
 	}
 }

@@ -64,7 +64,7 @@ func TestOpenSessionAt(t *testing.T) {
 		{name: "back on the first branch", seq: 4, wantFirst: 1, wantLen: 254},
 	}
 	for _, tc := range tests { // in order: the branch switch carries on
-		view, err := a.OpenSessionAt(sess.ID, tc.seq)
+		view, err := a.Sessions.OpenAt(sess.ID, tc.seq)
 		if err != nil {
 			t.Fatalf("%s: %v", tc.name, err)
 		}
@@ -81,7 +81,7 @@ func TestOpenSessionAt(t *testing.T) {
 			t.Errorf("%s: message %d is not in the view", tc.name, tc.seq)
 		}
 	}
-	if _, err := a.OpenSessionAt(sess.ID, 9999); err == nil {
+	if _, err := a.Sessions.OpenAt(sess.ID, 9999); err == nil {
 		t.Error("a missing message opened")
 	}
 }

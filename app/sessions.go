@@ -4,96 +4,64 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"path/filepath"
+	"io"
 	"slices"
 	"strings"
 	"unicode/utf8"
 
 	"maestro/backend/agent"
 	"maestro/backend/chat"
+	"maestro/backend/export"
 	"maestro/backend/store"
-)
-
-// Event names.
-const (
-	// EventSessionsChanged tells the sidebar to reload the session list.
-	EventSessionsChanged = "sessions:changed"
 )
 
 // DefaultTitle names a session the user has not named.
 const DefaultTitle = "New chat"
 
+// settingLastSession is the session to reopen at launch.
 const settingLastSession = "lastSession"
 
-// settled returns the page read reads, with the checkpoints of a turn
-// whose process died (still marked streaming with no run of ours writing
-// them) settled by agent.Recover, so they show as failed and retryable.
-// Only then does it take the run table's lock, so no run can start in
-// between, and read the page again under it, since a run may have finished
-// after the first read.
-func (a *App) settled(ctx context.Context, st *store.Store, id string, read func() (store.Page, error)) (store.Page, error) {
-	page, err := read()
-	streaming := func(m chat.Message) bool { return m.Status == chat.StatusStreaming }
-	if err != nil || a.chat == nil || !slices.ContainsFunc(page.Messages, streaming) {
-		return page, err
-	}
-	a.chat.mu.Lock()
-	defer a.chat.mu.Unlock()
-	if a.chat.runningLocked(id) {
-		return page, nil
-	}
-	if page, err = read(); err != nil {
-		return page, err
-	}
-	if page.Messages, _, err = agent.Recover(ctx, st, id, page.Messages); err != nil {
-		a.log.Warn("settle an interrupted turn", "session", id, "err", err)
-	}
-	return page, nil
+// pageSize is how many stored messages Open and EarlierMessages return at
+// a time. Eighty fill the chat pane many times over; opening a
+// 10,000-message session therefore reads 1% of it, and the list renders
+// what it shows (the rest comes a page at a time as the user scrolls up).
+const pageSize = 80
+
+// searchLimit bounds the hits Search returns.
+const searchLimit = 50
+
+// Sessions is the bound service of the sidebar and the chat pane's
+// history: the list, opening a session a page at a time, search and
+// export.
+type Sessions struct {
+	core    *core
+	chat    *Chat
+	conns   *Connectors
+	catalog ModelCatalog
 }
 
-// Status reports the version, the data location and whether it opened.
-func (a *App) Status() StatusDTO {
-	dto := StatusDTO{
-		Version: a.cfg.Version, DataDir: a.cfg.DataDir,
-		DataFile: filepath.Join(a.cfg.DataDir, store.FileName),
-	}
-	st, ctx, cancel, err := a.ready()
-	if err != nil {
-		dto.StoreError = errorDTO(err)
-		return dto
-	}
-	defer cancel()
-	var last string
-	if err := st.Setting(ctx, settingLastSession, &last); err == nil {
-		if _, err := st.Session(ctx, last); err == nil {
-			dto.LastSessionID = last
-		}
-	}
-	return dto
-}
-
-// ListSessions returns every session, most recently active first.
-func (a *App) ListSessions() ([]SessionDTO, error) {
-	st, ctx, cancel, err := a.ready()
+// List returns every session, most recently active first.
+func (s *Sessions) List() ([]SessionDTO, error) {
+	run, ctx, cancel, err := s.core.call()
 	if err != nil {
 		return nil, err
 	}
 	defer cancel()
-	sessions, err := st.Sessions(ctx)
+	sessions, err := run.store.Sessions(ctx)
 	if err != nil {
 		return nil, err
 	}
 	out := make([]SessionDTO, 0, len(sessions))
-	for _, s := range sessions {
-		out = append(out, sessionDTO(s))
+	for _, x := range sessions {
+		out = append(out, sessionDTO(x))
 	}
 	return out, nil
 }
 
-// CreateSession makes a session. An empty title gives DefaultTitle. The
-// session starts on the starting model (Settings, else the one last used,
-// else the first usable one).
-func (a *App) CreateSession(title string) (SessionDTO, error) {
+// Create makes a session. An empty title gives DefaultTitle. The session
+// starts on the starting model (Settings, else the one last used, else the
+// first usable one) with the connectors that are on in new chats.
+func (s *Sessions) Create(title string) (SessionDTO, error) {
 	if strings.TrimSpace(title) == "" {
 		title = DefaultTitle
 	}
@@ -101,171 +69,219 @@ func (a *App) CreateSession(title string) (SessionDTO, error) {
 	if err != nil {
 		return SessionDTO{}, err
 	}
-	st, ctx, cancel, err := a.ready()
+	run, ctx, cancel, err := s.core.call()
 	if err != nil {
 		return SessionDTO{}, err
 	}
 	defer cancel()
-	sess := chat.Session{Title: title, EnabledConnectors: a.newChatConnectors()}
-	if a.chat != nil && a.chat.deps.Catalog != nil {
-		c := startingModel(ctx, st, a.chat.deps.Catalog.Providers(ctx))
-		sess.Provider, sess.Model = c.Provider, c.Model
-	}
-	s, err := st.CreateSession(ctx, sess)
+	c := startingModel(ctx, run.store, s.catalog.Providers(ctx))
+	sess, err := run.store.CreateSession(ctx, chat.Session{Title: title, EnabledConnectors: s.conns.forNewChats(run),
+		Provider: c.Provider, Model: c.Model})
 	if err != nil {
 		return SessionDTO{}, err
 	}
-	a.emit(EventSessionsChanged)
-	return sessionDTO(s), nil
+	s.core.events.emit(EventSessionsChanged, nil)
+	return sessionDTO(sess), nil
 }
 
-// RenameSession sets a session's title.
-func (a *App) RenameSession(id, title string) (SessionDTO, error) {
+// Rename sets a session's title.
+func (s *Sessions) Rename(id, title string) (SessionDTO, error) {
 	title, err := chat.NormalizeTitle(title)
 	if err != nil {
 		return SessionDTO{}, err
 	}
-	st, ctx, cancel, err := a.ready()
+	run, ctx, cancel, err := s.core.call()
 	if err != nil {
 		return SessionDTO{}, err
 	}
 	defer cancel()
-	s, err := st.UpdateSession(ctx, id, func(s *chat.Session) error {
-		s.Title = title
+	sess, err := run.store.UpdateSession(ctx, id, func(x *chat.Session) error {
+		x.Title = title
 		return nil
 	})
 	if err != nil {
 		return SessionDTO{}, err
 	}
-	a.emit(EventSessionsChanged)
-	return sessionDTO(s), nil
+	s.core.events.emit(EventSessionsChanged, nil)
+	return sessionDTO(sess), nil
 }
 
-// DeleteSession removes a session and its history.
-func (a *App) DeleteSession(id string) error {
-	st, ctx, cancel, err := a.ready()
+// Delete removes a session and its history; its reply, if one runs, is
+// stopped, and its folders stop being offered to the connectors' servers.
+func (s *Sessions) Delete(id string) error {
+	run, ctx, cancel, err := s.core.call()
 	if err != nil {
 		return err
 	}
 	defer cancel()
-	if a.chat != nil {
-		a.chat.stopSession(id) // its reply would write to a chat that is gone
-	}
-	if err := st.DeleteSession(ctx, id); err != nil {
+	s.chat.stopSession(id) // its reply would write to a chat that is gone
+	if err := run.store.DeleteSession(ctx, id); err != nil {
 		return err
 	}
-	// The chat's folders stop being offered to the connectors' servers.
-	if a.conns != nil {
-		if sup, _ := a.conns.current(); sup != nil {
-			if err := sup.SetRoots(ctx, id, nil); err != nil {
-				a.log.Warn("withdraw a deleted chat's folders", "session", id, "err", err)
-			}
-		}
+	if err := run.sup.SetRoots(ctx, id, nil); err != nil {
+		s.core.log.Warn("withdraw a deleted chat's folders", "session", id, "err", err)
 	}
-	a.emit(EventSessionsChanged)
+	s.core.events.emit(EventSessionsChanged, nil)
 	return nil
 }
 
-// pageSize is how many stored messages OpenSession and EarlierMessages
-// return at a time. Eighty fill the chat pane many times over; opening a
-// 10,000-message session therefore reads 1% of it, and the list renders
-// what it shows (the rest comes a page at a time as the user scrolls up).
-const pageSize = 80
-
-// OpenSession returns a session with the latest messages of its active
-// branch (each edited message with its place among its versions;
-// EarlierBefore says how to get the ones before) and remembers it as the
-// one to reopen at the next launch.
-func (a *App) OpenSession(id string) (SessionViewDTO, error) {
-	st, ctx, cancel, err := a.ready()
+// Open returns a session with the latest messages of its active branch
+// (each edited message with its place among its versions; EarlierBefore
+// says how to get the ones before) and remembers it as the one to reopen
+// at the next launch.
+func (s *Sessions) Open(id string) (SessionViewDTO, error) {
+	run, ctx, cancel, err := s.core.call()
 	if err != nil {
 		return SessionViewDTO{}, err
 	}
 	defer cancel()
-	s, err := st.Session(ctx, id)
+	sess, err := run.store.Session(ctx, id)
 	if err != nil {
 		return SessionViewDTO{}, err
 	}
-	page, err := a.latestPage(ctx, st, id)
+	page, err := s.chat.latestPage(ctx, run.store, id)
 	if err != nil {
 		return SessionViewDTO{}, err
 	}
+	s.remember(ctx, run.store, id)
+	return sessionView(sess, page), nil
+}
+
+// OpenAt opens a session showing its message seq, for a search hit: if
+// the message is on another branch (an edited-away version), that branch
+// becomes the one shown, and the view holds the branch from its latest
+// message back to seq and a few older ones (a full page at least). seq 0
+// opens the session as Open does.
+func (s *Sessions) OpenAt(id string, seq uint64) (SessionViewDTO, error) {
+	if seq == 0 {
+		return s.Open(id)
+	}
+	run, ctx, cancel, err := s.core.call()
+	if err != nil {
+		return SessionViewDTO{}, err
+	}
+	defer cancel()
+	st := run.store
+	on, err := st.OnActivePath(ctx, id, seq)
+	if err != nil {
+		return SessionViewDTO{}, err
+	}
+	if !on {
+		// A hit on a message no longer shown: show its branch.
+		if _, err := st.Message(ctx, id, seq); err != nil {
+			return SessionViewDTO{}, err
+		}
+		if err := s.chat.whileIdle(id, func() error {
+			_, err := st.SwitchBranch(ctx, id, seq)
+			return err
+		}); err != nil {
+			return SessionViewDTO{}, err
+		}
+		s.core.events.emit(EventSessionsChanged, nil)
+	}
+	sess, err := st.Session(ctx, id)
+	if err != nil {
+		return SessionViewDTO{}, err
+	}
+	page, err := s.chat.pagesDownTo(ctx, st, id, seq)
+	if err != nil {
+		return SessionViewDTO{}, err
+	}
+	s.remember(ctx, st, id)
+	return sessionView(sess, page), nil
+}
+
+func (s *Sessions) remember(ctx context.Context, st *store.Store, id string) {
 	if err := st.PutSetting(ctx, settingLastSession, id); err != nil {
-		a.log.Warn("remember last session", "err", err)
+		s.core.log.Warn("remember last session", "err", err)
 	}
-	return sessionView(s, page), nil
 }
 
 // EarlierMessages returns the page of the active branch's messages before
-// the message seq: pass the EarlierBefore of OpenSession or of the previous
-// page.
-func (a *App) EarlierMessages(sessionID string, before uint64) (MessagePageDTO, error) {
+// the message seq: pass the EarlierBefore of Open or of the previous page.
+func (s *Sessions) EarlierMessages(sessionID string, before uint64) (MessagePageDTO, error) {
 	if before == 0 {
 		return MessagePageDTO{}, fmt.Errorf("no message comes before the first: %w", chat.ErrInvalid)
 	}
-	st, ctx, cancel, err := a.ready()
+	run, ctx, cancel, err := s.core.call()
 	if err != nil {
 		return MessagePageDTO{}, err
 	}
 	defer cancel()
-	page, err := st.ActivePathPage(ctx, sessionID, before, pageSize)
+	page, err := run.store.ActivePathPage(ctx, sessionID, before, pageSize)
 	if err != nil {
 		return MessagePageDTO{}, err
 	}
 	return messagePage(page), nil
 }
 
-// latestPage reads the active branch's last page, settled (see settled).
-func (a *App) latestPage(ctx context.Context, st *store.Store, id string) (store.Page, error) {
-	return a.settled(ctx, st, id, func() (store.Page, error) { return st.ActivePathPage(ctx, id, 0, pageSize) })
-}
-
-// maxMessageLen bounds one typed message (1 MiB of text).
-const maxMessageLen = 1 << 20
-
-// SendMessage stores the user's message and starts a reply. It returns once
-// the message is stored; the reply streams as events. A chat without a usable
-// provider still keeps the message: the run then fails with a sign-in hint.
-func (a *App) SendMessage(sessionID, text string) (SendResultDTO, error) {
-	if err := checkText(text); err != nil {
-		return SendResultDTO{}, err
-	}
-	if a.chat != nil {
-		runID, m, err := a.chat.startRun(agent.RunInput{SessionID: sessionID, Text: text})
-		if err != nil {
-			return SendResultDTO{}, err
-		}
-		return SendResultDTO{RunID: runID, Message: *m}, nil
-	}
-	st, ctx, cancel, err := a.ready()
+// Search finds sessions whose title or messages contain query
+// (case-insensitively): title matches first, then the most recent, at
+// most 50.
+func (s *Sessions) Search(query string) ([]SearchHitDTO, error) {
+	run, ctx, cancel, err := s.core.call()
 	if err != nil {
-		return SendResultDTO{}, err
+		return nil, err
 	}
 	defer cancel()
-	m, err := st.AppendMessage(ctx, sessionID, chat.Message{
-		Role: chat.RoleUser, Status: chat.StatusComplete,
-		Parts: chat.Parts{chat.TextPart{Text: text}},
-	})
+	hits, err := run.store.Search(ctx, query, searchLimit)
 	if err != nil {
-		return SendResultDTO{}, err
+		return nil, err
 	}
-	a.titleFromFirstMessage(ctx, st, sessionID, text)
-	a.emit(EventSessionsChanged)
-	return SendResultDTO{Message: messageDTO(m)}, nil
+	out := make([]SearchHitDTO, 0, len(hits))
+	for _, h := range hits {
+		out = append(out, SearchHitDTO{
+			SessionID: h.SessionID, Title: h.Title, Snippet: h.Snippet, Seq: h.Seq, UpdatedAt: millis(h.UpdatedAt),
+		})
+	}
+	return out, nil
 }
 
-// checkText refuses a typed message that is empty or too long.
-func checkText(text string) error {
-	if strings.TrimSpace(text) == "" {
-		return fmt.Errorf("the message is empty: %w", chat.ErrInvalid)
+// ExportFormat is a format of Export (export.Formats).
+type ExportFormat string
+
+// Export renders a session as "markdown" or "json" (backend/export): what
+// the conversation said, never a secret.
+func (s *Sessions) Export(sessionID string, format ExportFormat) (string, error) {
+	var b strings.Builder
+	if _, err := s.exportTo(&b, sessionID, format); err != nil {
+		return "", err
 	}
-	if len(text) > maxMessageLen {
-		return fmt.Errorf("the message is %d bytes, at most %d allowed: %w", len(text), maxMessageLen, chat.ErrInvalid)
-	}
-	return nil
+	return b.String(), nil
 }
 
-var errUnchanged = errors.New("unchanged")
+// ExportToFile asks where to save and writes the export there. It returns
+// the path, or "" when the user cancelled.
+func (s *Sessions) ExportToFile(sessionID string, format ExportFormat) (string, error) {
+	var b strings.Builder
+	sess, err := s.exportTo(&b, sessionID, format)
+	if err != nil {
+		return "", err
+	}
+	return saveExport(s.core, export.Format(format), sess.Title, b.String())
+}
+
+// exportTo writes the export of a session to w and returns the session.
+func (s *Sessions) exportTo(w io.Writer, sessionID string, format ExportFormat) (chat.Session, error) {
+	f, err := export.ParseFormat(string(format))
+	if err != nil {
+		return chat.Session{}, err
+	}
+	run, ctx, cancel, err := s.core.call()
+	if err != nil {
+		return chat.Session{}, err
+	}
+	defer cancel()
+	sess, err := run.store.Session(ctx, sessionID)
+	if err != nil {
+		return chat.Session{}, err
+	}
+	msgs, err := run.store.Messages(ctx, sessionID)
+	if err != nil {
+		return chat.Session{}, err
+	}
+	return sess, export.Write(w, f, sess, slices.Values(msgs))
+}
 
 // titleFrom makes a title from the start of a message: its first line, cut
 // at a word boundary near 60 characters.
@@ -290,19 +306,48 @@ func titleFrom(text string) string {
 	return t
 }
 
-// KeychainStatus probes the OS keychain for the Settings page.
-func (a *App) KeychainStatus() KeychainDTO {
-	if a.cfg.Keychain == nil {
-		return KeychainDTO{Message: "no keychain configured"}
+var errUnchanged = errors.New("unchanged")
+
+// titleFromFirstMessage names a session still called DefaultTitle after
+// its first message.
+func titleFromFirstMessage(ctx context.Context, c *core, st *store.Store, sessionID, text string) {
+	_, err := st.UpdateSession(ctx, sessionID, func(s *chat.Session) error {
+		if s.Title != DefaultTitle {
+			return errUnchanged
+		}
+		s.Title = titleFrom(text)
+		return nil
+	})
+	if err != nil && !errors.Is(err, errUnchanged) {
+		c.log.Warn("title session from first message", "session", sessionID, "err", err)
 	}
-	a.mu.RLock()
-	root := a.root
-	a.mu.RUnlock()
-	if root == nil {
-		return KeychainDTO{Message: "maestro is still starting"}
+}
+
+// sessionView is a session with its active branch as the chat pane shows
+// it: abandoned attempts left out, versioned messages with their Branch.
+func sessionView(s chat.Session, p store.Page) SessionViewDTO {
+	page := messagePage(p)
+	return SessionViewDTO{Session: sessionDTO(s), Messages: page.Messages, EarlierBefore: page.EarlierBefore}
+}
+
+// messagePage converts a page of stored messages, leaving out superseded
+// attempts (never shown, never sent). The cursor is the oldest stored
+// message read, shown or not, so a page of superseded messages does not
+// end the paging.
+func messagePage(p store.Page) MessagePageDTO {
+	page := MessagePageDTO{Messages: make([]MessageDTO, 0, len(p.Messages))}
+	for _, m := range p.Messages {
+		if m.Status == agent.StatusSuperseded {
+			continue
+		}
+		dto := messageDTO(m)
+		if br, ok := p.Branches[m.Seq]; ok {
+			dto.Branch = branchDTO(br)
+		}
+		page.Messages = append(page.Messages, dto)
 	}
-	if err := a.cfg.Keychain.Probe(root); err != nil {
-		return KeychainDTO{Message: err.Error()}
+	if p.More && len(p.Messages) > 0 {
+		page.EarlierBefore = p.Messages[0].Seq
 	}
-	return KeychainDTO{Available: true, Message: "The system keychain is available."}
+	return page
 }

@@ -6,7 +6,6 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -17,7 +16,6 @@ import (
 	"maestro/backend/chat"
 	"maestro/backend/mcp"
 	"maestro/backend/providers/fakescript"
-	"maestro/backend/tools"
 )
 
 // filesServer is an in-process mcp-go server: read (read-only), write,
@@ -67,14 +65,11 @@ func filesServer() *server.MCPServer {
 // it to be ready.
 func addFiles(t *testing.T, a *connApp) mcp.Connector {
 	t.Helper()
-	cn, ctx, cancel, err := a.connectorsReady()
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer cancel()
+	run, ctx := a.running(t)
+	var err error
 	c := mcp.Connector{ID: chat.NewID(), Name: "Files", Transport: mcp.TransportInProcess, Command: "files", LogLevel: "info"}
-	a.conns.remember(c)
-	c, err = cn.sup.Add(ctx, c)
+	a.Connectors.remember(c)
+	c, err = run.sup.Add(ctx, c)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -93,12 +88,12 @@ func TestSessionToolsPanel(t *testing.T) {
 	t.Parallel()
 	a := startConnApp(t, Runtime{}, mcp.WithInProcessServer("files", filesServer()))
 	c := addFiles(t, a)
-	s, err := a.CreateSession("")
+	s, err := a.Sessions.Create("")
 	if err != nil {
 		t.Fatal(err)
 	}
 
-	panel, err := a.SessionTools(s.ID)
+	panel, err := a.Connectors.SessionTools(s.ID)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -114,32 +109,32 @@ func TestSessionToolsPanel(t *testing.T) {
 		t.Errorf("read = %+v", read)
 	}
 
-	rev, err := a.SetSessionConnector(s.ID, c.ID, true)
+	rev, err := a.Connectors.SetSessionConnector(s.ID, c.ID, true)
 	if err != nil || rev != 1 {
 		t.Fatalf("SetSessionConnector = %d, %v", rev, err)
 	}
 	a.ev.wait(t, EventToolsChanged, changedTo(s.ID, 1))
-	if rev, _ := a.SetSessionConnector(s.ID, c.ID, true); rev != 1 {
+	if rev, _ := a.Connectors.SetSessionConnector(s.ID, c.ID, true); rev != 1 {
 		t.Errorf("no-op toggle bumped the revision to %d", rev)
 	}
-	rev, err = a.SetSessionTool(s.ID, "files.write", false)
+	rev, err = a.Connectors.SetSessionTool(s.ID, "files.write", false)
 	if err != nil || rev != 2 {
 		t.Fatalf("SetSessionTool = %d, %v", rev, err)
 	}
 	a.ev.wait(t, EventToolsChanged, changedTo(s.ID, 2))
-	panel, _ = a.SessionTools(s.ID)
+	panel, _ = a.Connectors.SessionTools(s.ID)
 	pc = panel.Connectors[0]
 	write := pc.Tools[slices.IndexFunc(pc.Tools, func(x SessionToolDTO) bool { return x.Name == "write" })]
 	if panel.Revision != 2 || !pc.EnabledInSession || write.Enabled {
 		t.Errorf("after toggles: revision %d, connector %+v", panel.Revision, pc)
 	}
-	if _, err := a.SetSessionConnector(s.ID, "nope", true); chat.Kind(err) != chat.KindNotFound {
+	if _, err := a.Connectors.SetSessionConnector(s.ID, "nope", true); chat.Kind(err) != chat.KindNotFound {
 		t.Errorf("unknown connector: %v", err)
 	}
-	if _, err := a.SetSessionTool(s.ID, "notcanonical", false); chat.Kind(err) != chat.KindInvalid {
+	if _, err := a.Connectors.SetSessionTool(s.ID, "notcanonical", false); chat.Kind(err) != chat.KindInvalid {
 		t.Errorf("bad tool name: %v", err)
 	}
-	if _, err := a.SessionTools("nope"); chat.Kind(err) != chat.KindNotFound {
+	if _, err := a.Connectors.SessionTools("nope"); chat.Kind(err) != chat.KindNotFound {
 		t.Errorf("unknown session: %v", err)
 	}
 	if n := len(a.ev.all(EventToolsChanged)); n != 2 {
@@ -147,7 +142,8 @@ func TestSessionToolsPanel(t *testing.T) {
 	}
 
 	// The server's list changes: the session's revision moves and the UI hears it.
-	res := AgentTools(a.App).Call(t.Context(), agent.CallRequest{SessionID: s.ID, Provider: chat.ProviderOpenAI,
+	run, _ := a.running(t)
+	res := run.box.Call(t.Context(), agent.CallRequest{SessionID: s.ID, Provider: chat.ProviderOpenAI,
 		Call: chat.ToolCall{ID: "c1", Name: "files.grow", Arguments: json.RawMessage(`{}`)}}, func(agent.ToolUpdate) {})
 	if !res.Successful {
 		t.Fatalf("grow = %+v", res)
@@ -156,133 +152,27 @@ func TestSessionToolsPanel(t *testing.T) {
 
 	// Folders.
 	dir := t.TempDir()
-	if _, err := a.SetSessionRoots(s.ID, []string{"relative"}); chat.Kind(err) != chat.KindInvalid {
+	if _, err := a.Connectors.SetSessionRoots(s.ID, []string{"relative"}); chat.Kind(err) != chat.KindInvalid {
 		t.Errorf("relative root: %v", err)
 	}
-	roots, err := a.SetSessionRoots(s.ID, []string{dir + "/./", " ", dir})
+	roots, err := a.Connectors.SetSessionRoots(s.ID, []string{dir + "/./", " ", dir})
 	if err != nil || !slices.Equal(roots, []string{filepath.Clean(dir)}) {
 		t.Fatalf("SetSessionRoots = %q, %v", roots, err)
 	}
-	panel, _ = a.SessionTools(s.ID)
+	panel, _ = a.Connectors.SessionTools(s.ID)
 	if !slices.Equal(panel.Roots, roots) {
 		t.Errorf("roots = %q", panel.Roots)
 	}
-	cn, _, cancel, _ := a.connectorsReady()
-	defer cancel()
-	if got := cn.sup.Roots(); len(got) != 1 || got[0].Path != filepath.Clean(dir) {
+	if got := run.sup.Roots(); len(got) != 1 || got[0].Path != filepath.Clean(dir) {
 		t.Errorf("supervisor roots = %+v", got)
 	}
 
 	// Deleting the chat withdraws its folders from the servers.
-	if err := a.DeleteSession(s.ID); err != nil {
+	if err := a.Sessions.Delete(s.ID); err != nil {
 		t.Fatal(err)
 	}
-	if got := cn.sup.Roots(); len(got) != 0 {
+	if got := run.sup.Roots(); len(got) != 0 {
 		t.Errorf("supervisor roots after deleting the chat = %+v, want none", got)
-	}
-}
-
-func TestAgentToolsOverlayAndCall(t *testing.T) {
-	t.Parallel()
-	a := startConnApp(t, Runtime{}, mcp.WithInProcessServer("files", filesServer()))
-	c := addFiles(t, a)
-	s, _ := a.CreateSession("")
-	at := AgentTools(a.App)
-	ctx := t.Context()
-
-	ov, err := at.Overlay(ctx, s.ID, chat.ProviderOpenAI, nil)
-	if err != nil || len(ov.Tools) != 0 || ov.Revision != 0 {
-		t.Fatalf("Overlay before enabling = %+v, %v", ov, err)
-	}
-	if _, err := a.SetSessionConnector(s.ID, c.ID, true); err != nil {
-		t.Fatal(err)
-	}
-	ov, err = at.Overlay(ctx, s.ID, chat.ProviderOpenAI, nil)
-	if err != nil || ov.Revision != 1 || len(ov.Tools) != 5 {
-		t.Fatalf("Overlay = %+v, %v", ov, err)
-	}
-	if ov.Names["files.read"] != "files__read" {
-		t.Errorf("names = %v", ov.Names)
-	}
-	// The server's readOnlyHint is reported, and trusted only once the
-	// user turns TrustReadOnlyHints on for the connector.
-	if info, ok := ov.Resolve("files__read"); !ok || info.Canonical != "files.read" || info.Server != "files" ||
-		!info.ReadOnlyHint || info.TrustReadOnly || info.Builtin {
-		t.Errorf("Resolve(files__read) = %+v, %v; want the hint, untrusted", info, ok)
-	}
-	if info, ok := ov.Resolve("files__write"); !ok || info.ReadOnlyHint {
-		t.Errorf("Resolve(files__write) = %+v, %v", info, ok)
-	}
-	if info, ok := ov.Resolve(tools.SearchToolName); !ok || !info.Builtin || info.TrustReadOnly {
-		t.Errorf("search_tools = %+v, %v; want built-in", info, ok)
-	}
-	if _, ok := ov.Resolve("nope"); ok {
-		t.Error("Resolve(nope) ok")
-	}
-
-	call := func(name, args string) (chat.ToolResult, []agent.ToolUpdate) {
-		var mu sync.Mutex
-		var ups []agent.ToolUpdate
-		res := at.Call(ctx, agent.CallRequest{RunID: "r", SessionID: s.ID, Provider: chat.ProviderOpenAI,
-			Call: chat.ToolCall{ID: "call-" + name, Name: name, Arguments: json.RawMessage(args)}, Server: "files"},
-			func(u agent.ToolUpdate) { mu.Lock(); ups = append(ups, u); mu.Unlock() })
-		mu.Lock()
-		defer mu.Unlock()
-		return res, slices.Clone(ups)
-	}
-	res, _ := call("files.read", `{"path":"/etc/motd"}`)
-	if !res.Successful || res.CallID != "call-files.read" || res.Name != "files.read" || !strings.Contains(string(res.Data), "contents of /etc/motd") {
-		t.Errorf("read = %+v (data %s)", res, res.Data)
-	}
-	// Three notifications in a row: the first and the last (it reaches the
-	// total) are reported; the one between is coalesced (mcp's rate limit).
-	res, ups := call("files.slow", `{}`)
-	if n := len(ups); !res.Successful || n < 2 || ups[0].Progress != 1 || ups[n-1].Kind != agent.UpdateProgress ||
-		ups[n-1].Progress != 3 || ups[n-1].Total != 3 || ups[n-1].Message != "step" {
-		t.Errorf("slow = %+v, updates %+v", res, ups)
-	}
-	res, ups = call("files.chatty", `{}`)
-	if !res.Successful || !slices.ContainsFunc(ups, func(u agent.ToolUpdate) bool {
-		return u.Kind == agent.UpdateLog && u.Level == "warning" && u.Message == "disk almost full"
-	}) {
-		t.Errorf("chatty = %+v, updates %+v", res, ups)
-	}
-	res, _ = call("files.read", `{}`)
-	if res.Successful || !strings.Contains(res.Error, "path") {
-		t.Errorf("missing argument = %+v", res)
-	}
-	res, _ = call(tools.SearchToolName, `{"query":"read a file"}`)
-	if !res.Successful || res.Name != tools.SearchToolName || !strings.Contains(string(res.Data), "files__read") {
-		t.Errorf("search_tools = %+v (data %s)", res, res.Data)
-	}
-	// Switched off after the request was built: not run.
-	if _, err := a.SetSessionTool(s.ID, "files.write", false); err != nil {
-		t.Fatal(err)
-	}
-	res, _ = call("files.write", `{}`)
-	if res.Successful || res.Name != "files.write" || !strings.Contains(res.Error, "unknown tool") {
-		t.Errorf("disabled tool = %+v", res)
-	}
-
-	trusted := c
-	trusted.TrustReadOnlyHints = true
-	if err := a.conns.sup.Update(ctx, trusted); err != nil {
-		t.Fatal(err)
-	}
-	if info, ok := ov.Resolve("files__read"); !ok || !info.ReadOnlyHint || !info.TrustReadOnly {
-		t.Errorf("Resolve(files__read) after trusting = %+v, %v; want a trusted hint", info, ok)
-	}
-	if err := a.conns.sup.WaitSettled(ctx, c.ID); err != nil {
-		t.Fatal(err)
-	}
-
-	// Without connectors a session has no tools and calls fail cleanly.
-	plain := AgentTools(New(Config{}))
-	if ov, err := plain.Overlay(ctx, s.ID, chat.ProviderOpenAI, nil); err != nil || len(ov.Tools) != 0 {
-		t.Errorf("plain overlay = %+v, %v", ov, err)
-	}
-	if res := plain.Call(ctx, agent.CallRequest{Call: chat.ToolCall{ID: "x", Name: "files.read"}}, nil); res.Successful || res.CallID != "x" {
-		t.Errorf("plain call = %+v", res)
 	}
 }
 
@@ -297,11 +187,11 @@ func TestChatRunCallsMCPTool(t *testing.T) {
 	a, ev := ca.App, ca.ev
 	c := addFiles(t, ca)
 	sid := ca.chatWith(t, c.ID)
-	srv.Script.Push(
+	srv.Push(
 		fakescript.Reply{ToolCalls: []fakescript.ToolCall{{Name: "files__read", Args: json.RawMessage(`{"path":"notes.txt"}`)}}},
 		fakescript.Reply{Text: "The file says hello."},
 	)
-	sent, err := a.SendMessage(sid, "What is in notes.txt?")
+	sent, err := a.Chat.SendMessage(sid, "What is in notes.txt?")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -309,7 +199,7 @@ func TestChatRunCallsMCPTool(t *testing.T) {
 	if q.Name != "files.read" || !q.ReadOnlyHint {
 		t.Errorf("approval:needed = %+v; want files.read with the server's read-only claim", q)
 	}
-	if err := a.AnswerApproval(q.RequestID, "allow_once"); err != nil {
+	if err := a.Chat.AnswerApproval(q.RequestID, "allow_once"); err != nil {
 		t.Fatal(err)
 	}
 	fin := ev.wait(t, EventRunFinished, func(d any) bool { f, ok := d.(FinishedDTO); return ok && f.RunID == sent.RunID }).(FinishedDTO)
@@ -327,14 +217,14 @@ func TestChatRunCallsMCPTool(t *testing.T) {
 
 	// The user trusts this connector's read-only hints: no question.
 	c.TrustReadOnlyHints = true
-	if err := a.conns.sup.Update(t.Context(), c); err != nil {
+	if err := a.Connectors.testSupervisor(t).Update(t.Context(), c); err != nil {
 		t.Fatal(err)
 	}
-	srv.Script.Push(
+	srv.Push(
 		fakescript.Reply{ToolCalls: []fakescript.ToolCall{{Name: "files__read", Args: json.RawMessage(`{"path":"todo.txt"}`)}}},
 		fakescript.Reply{Text: "Nothing to do."},
 	)
-	sent, err = a.SendMessage(sid, "And todo.txt?")
+	sent, err = a.Chat.SendMessage(sid, "And todo.txt?")
 	if err != nil {
 		t.Fatal(err)
 	}

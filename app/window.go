@@ -212,17 +212,3 @@ func (w *Window) context() context.Context {
 	defer w.mu.Unlock()
 	return w.ctx
 }
-
-// WindowLifecycle holds the window's hooks for main. They are not methods
-// of Window so that Wails does not bind them to JavaScript.
-type WindowLifecycle struct {
-	// Apply sets the window options from the saved state, before wails.Run.
-	Apply       func(*options.App)
-	Startup     func(context.Context)
-	BeforeClose func(context.Context) bool
-}
-
-// WindowHooks returns w's hooks.
-func WindowHooks(w *Window) WindowLifecycle {
-	return WindowLifecycle{Apply: w.apply, Startup: w.startup, BeforeClose: w.beforeClose}
-}

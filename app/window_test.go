@@ -64,7 +64,7 @@ func TestRecord(t *testing.T) {
 
 func TestMenu(t *testing.T) {
 	t.Parallel()
-	ui := map[Command]bool{CommandNewChat: true, CommandSearch: true, CommandSettings: true, CommandAbout: true}
+	ui := map[MenuCommand]bool{CommandNewChat: true, CommandSearch: true, CommandSettings: true, CommandAbout: true}
 	seen := map[string]string{}
 	for _, s := range appMenu {
 		for _, it := range s.items {
@@ -94,7 +94,7 @@ func TestMenu(t *testing.T) {
 			t.Errorf("no menu item has the shortcut %s", want)
 		}
 	}
-	if m := Menu(&Window{}, nil); len(m.Items) != len(appMenu) {
+	if m := buildMenu(&Window{}, func(MenuCommand) {}); len(m.Items) != len(appMenu) {
 		t.Errorf("Menu has %d top-level items, want %d", len(m.Items), len(appMenu))
 	}
 }

@@ -41,6 +41,11 @@ var importRules = []struct {
 	{"backend/providers/...", "never imports backend/mcp, backend/tools or backend/agent",
 		never("backend/mcp/...", "backend/tools/...", "backend/agent/...")},
 	{"backend/mcp/...", "never imports backend/providers", never("backend/providers/...")},
+	{"backend/toolbox", "imports only backend/agent, backend/tools, backend/mcp and what they import",
+		only("backend/chat", "backend/agent", "backend/tools", "backend/mcp", "backend/auth")},
+	{"backend/sampling", "never imports backend/providers or backend/store (it is given models and sessions)",
+		never("backend/providers/...", "backend/store/...")},
+	{"backend/export", "imports only backend/chat and backend/agent", only("backend/chat", "backend/agent")},
 	{"backend/...", "never imports app or Wails", never("app/...", "github.com/wailsapp/...")},
 }
 

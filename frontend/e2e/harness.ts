@@ -212,7 +212,7 @@ export async function launchApp(opts: LaunchOptions = {}): Promise<AppHandle> {
     if (!e.message.includes("reading 'nodes'")) console.warn(`[${name}] page error: ${e.message}`)
   })
   await page.goto(url)
-  await page.waitForFunction(() => (window as any).go?.app?.App !== undefined, undefined, {timeout: 20_000})
+  await page.waitForFunction(() => (window as any).go?.app?.Sessions !== undefined, undefined, {timeout: 20_000})
 
   const handle: AppHandle = {
     page, browser, dataDir, url, display, app,

@@ -9,7 +9,7 @@
 // click, then every animation frame looks for the row of the session's last
 // message (data-seq) inside the scroll viewport; the time is taken in a task
 // queued from that frame, i.e. after it has been drawn. "answered" is when
-// the OpenSession promise resolved (Go read, DTOs, JSON, the bridge).
+// the Sessions.Open promise resolved (Go read, DTOs, JSON, the bridge).
 //
 //   make perf-session            (RUNS=5 MESSAGES=10000 by default)
 import {afterAll, expect, test} from 'vitest'
@@ -44,7 +44,7 @@ function seed(dataDir: string, counts: number[]): Seeded[] {
 interface Opened {
   /** Click → the last message's row drawn inside the viewport. */
   visibleMs: number
-  /** Click → OpenSession resolved. */
+  /** Click → Sessions.Open resolved. */
   answeredMs: number
   /** Message rows in the DOM once visible. */
   rows: number
@@ -94,10 +94,10 @@ test(`open a ${MESSAGES}-message session: click → last message visible`, async
   // The last session seeded (shortB) is the one the app reopens at launch.
   await page.locator(`[data-testid="message"][data-seq="${shortB.lastSeq}"]`).waitFor({timeout: 30_000})
   await page.evaluate(() => {
-    const w = window as unknown as {__answered?: number; go: {app: {App: Record<string, (...a: unknown[]) => Promise<unknown>>}}}
-    const api = w.go.app.App
-    const open = api.OpenSession
-    api.OpenSession = (...a) => open(...a).then((v) => ((w.__answered = performance.now()), v))
+    const w = window as unknown as {__answered?: number; go: {app: {Sessions: Record<string, (...a: unknown[]) => Promise<unknown>>}}}
+    const api = w.go.app.Sessions
+    const open = api.Open
+    api.Open = (...a) => open(...a).then((v) => ((w.__answered = performance.now()), v))
   })
 
   const runs: {long: Opened[]; short: Opened[]} = {long: [], short: []}

@@ -12,8 +12,8 @@ describe('startup', () => {
       status: {lastSessionId: 's2'},
       messages: {s2: [message('m1', 1, 'user', 'Split the tokenizer out'), message('m2', 2, 'assistant', 'Sure.')]},
     })
-    expect(backend.App.OpenSession).toHaveBeenCalledWith('s2')
-    expect(backend.App.OpenSession).toHaveBeenCalledTimes(1)
+    expect(backend.Sessions.Open).toHaveBeenCalledWith('s2')
+    expect(backend.Sessions.Open).toHaveBeenCalledTimes(1)
     expect(screen.getByTestId('chat-title')).toHaveTextContent('Refactor the parser')
     const msgs = await screen.findAllByTestId('message')
     expect(msgs.map((m) => [m.dataset.role, m.textContent])).toEqual([
@@ -27,7 +27,7 @@ describe('startup', () => {
   it('opens the most recent session when there is no lastSessionId', async () => {
     const {backend} = await renderApp({sessions})
     expect(titles()).toEqual(['Trip to Lisbon', 'Refactor the parser', 'Old notes'])
-    expect(backend.App.OpenSession).toHaveBeenCalledWith('s1')
+    expect(backend.Sessions.Open).toHaveBeenCalledWith('s1')
     expect(await screen.findByTestId('chat-empty')).toHaveTextContent(
       'Ask anything. Tools from your connectors will appear here.',
     )
@@ -35,11 +35,11 @@ describe('startup', () => {
 
   it('shows the welcome state without sessions and starts a chat from it', async () => {
     const {backend, user} = await renderApp()
-    expect(backend.App.OpenSession).not.toHaveBeenCalled()
+    expect(backend.Sessions.Open).not.toHaveBeenCalled()
     const welcome = screen.getByTestId('welcome')
     expect(welcome).toHaveTextContent('Welcome to Maestro')
     await user.click(screen.getByRole('button', {name: 'Start a new chat'}))
-    expect(backend.App.CreateSession).toHaveBeenCalledWith('')
+    expect(backend.Sessions.Create).toHaveBeenCalledWith('')
     expect(await screen.findByTestId('chat-title')).toHaveTextContent('New chat')
     expect(screen.queryByTestId('welcome')).not.toBeInTheDocument()
     expect(screen.getByTestId('composer')).toHaveFocus()
@@ -63,7 +63,7 @@ describe('startup', () => {
     expect(screen.getByTestId('store-error-path')).toHaveTextContent(path)
     expect(screenEl).toHaveTextContent('left the file untouched')
     expect(screen.queryByTestId('new-session')).not.toBeInTheDocument()
-    expect(backend.App.ListSessions).not.toHaveBeenCalled()
+    expect(backend.Sessions.List).not.toHaveBeenCalled()
 
     await user.click(screen.getByRole('button', {name: 'Copy data file path'}))
     expect(backend.runtime.ClipboardSetText).toHaveBeenCalledWith(path)
@@ -72,7 +72,7 @@ describe('startup', () => {
 
   it('shows a toast when a call is rejected, and it can be dismissed', async () => {
     const {backend, user} = await renderApp()
-    backend.App.ListSessions.mockRejectedValueOnce({kind: 'internal', message: 'read sessions: disk I/O error'})
+    backend.Sessions.List.mockRejectedValueOnce({kind: 'internal', message: 'read sessions: disk I/O error'})
     await act(async () => backend.emit('sessions:changed'))
     const toast = await screen.findByTestId('toast')
     expect(toast).toHaveTextContent('read sessions: disk I/O error')

@@ -1,89 +1,77 @@
-// The only module that talks to the generated Wails bindings. Every call
-// rejects with an AppError (see errors.ts), never with a raw value.
+// The frontend's calls into Go: the bound services of the generated
+// contract (contract.gen.ts, window.go.app), typed by it end to end. Every
+// call rejects with an AppError (see errors.ts), never with a raw value.
 
-import * as App from '../../wailsjs/go/app/App'
-import * as Win from '../../wailsjs/go/app/Window'
-import {BrowserOpenURL, ClipboardSetText, EventsOn} from '../../wailsjs/runtime/runtime'
+import {BrowserOpenURL, ClipboardSetText} from '../../wailsjs/runtime/runtime'
+import {
+  type ApprovalDecision,
+  CHAT_EVENTS,
+  EventAuthLogin,
+  EventMenuCommand,
+  EventSessionsChanged,
+  type ExportFormat,
+  type LoginEventDTO,
+  type MenuCommand,
+  type ProviderId,
+  type Services,
+  type ThemeChoice,
+} from './contract.gen'
 import {toAppError} from './errors'
-import type {
-  Account,
-  KeychainStatus,
-  Login,
-  LoginEvent,
-  Message,
-  MessagePage,
-  ProviderId,
-  Session,
-  SessionView,
-  Status,
-} from './types'
-import type {ApprovalDecision, ExportFormat, ProviderModels, SearchHit, SendResult} from './types'
+import {on, onEach, type OneOf} from './events'
 
-export const EVENT_SESSIONS_CHANGED = 'sessions:changed'
-export const EVENT_AUTH_LOGIN = 'auth:login'
-/** A menu item asks the UI for a command (app/menu.go). */
-export const EVENT_MENU_COMMAND = 'menu:command'
+/** The bound services, looked up at each call (tests install theirs on window.go). */
+export const go = (): Services => window.go.app
 
-async function call<T>(fn: () => Promise<unknown>): Promise<T> {
+/** Runs a bound call, turning its rejection into an AppError. */
+export async function call<T>(fn: () => Promise<T>): Promise<T> {
   try {
-    return (await fn()) as T
+    return await fn()
   } catch (err) {
     throw toAppError(err)
   }
 }
 
 export const api = {
-  status: () => call<Status>(() => App.Status()),
-  keychainStatus: () => call<KeychainStatus>(() => App.KeychainStatus()),
-  listSessions: () => call<Session[] | null>(() => App.ListSessions()).then((s) => s ?? []),
-  createSession: (title = '') => call<Session>(() => App.CreateSession(title)),
-  renameSession: (id: string, title: string) => call<Session>(() => App.RenameSession(id, title)),
-  deleteSession: (id: string) => call<void>(() => App.DeleteSession(id)),
-  openSession: (id: string) =>
-    call<SessionView>(() => App.OpenSession(id)).then((v) => ({...v, messages: v.messages ?? []})),
+  status: () => call(() => go().Settings.Status()),
+  keychainStatus: () => call(() => go().Settings.KeychainStatus()),
+  listSessions: () => call(() => go().Sessions.List()),
+  createSession: (title = '') => call(() => go().Sessions.Create(title)),
+  renameSession: (id: string, title: string) => call(() => go().Sessions.Rename(id, title)),
+  deleteSession: (id: string) => call(() => go().Sessions.Delete(id)),
+  openSession: (id: string) => call(() => go().Sessions.Open(id)),
   /** Opens a session with the pages down to message seq loaded (a search hit), switching to its branch if need be. */
-  openSessionAt: (id: string, seq: number) =>
-    call<SessionView>(() => App.OpenSessionAt(id, seq)).then((v) => ({...v, messages: v.messages ?? []})),
+  openSessionAt: (id: string, seq: number) => call(() => go().Sessions.OpenAt(id, seq)),
   /** The page of a session's messages stored before seq before. */
-  earlierMessages: (sessionId: string, before: number) =>
-    call<MessagePage>(() => App.EarlierMessages(sessionId, before)).then((p) => ({...p, messages: p.messages ?? []})),
-  sendMessage: (sessionId: string, text: string) =>
-    call<SendResult | Message>(() => App.SendMessage(sessionId, text)).then(toSendResult),
-  accounts: () => call<Account[] | null>(() => App.Accounts()).then((a) => a ?? []),
-  signIn: (provider: ProviderId) => call<Login>(() => App.SignIn(provider)),
-  cancelSignIn: (loginId: string) => call<void>(() => App.CancelSignIn(loginId)),
-  submitSignInCode: (loginId: string, code: string) => call<void>(() => App.SubmitSignInCode(loginId, code)),
+  earlierMessages: (sessionId: string, before: number) => call(() => go().Sessions.EarlierMessages(sessionId, before)),
+  sendMessage: (sessionId: string, text: string) => call(() => go().Chat.SendMessage(sessionId, text)),
+  accounts: () => call(() => go().Accounts.List()),
+  signIn: (provider: ProviderId) => call(() => go().Accounts.SignIn(provider)),
+  cancelSignIn: (loginId: string) => call(() => go().Accounts.CancelSignIn(loginId)),
+  submitSignInCode: (loginId: string, code: string) => call(() => go().Accounts.SubmitSignInCode(loginId, code)),
   /** Opens the sign-in page again; paste: the page that shows a code to paste (Claude). */
-  openSignInPage: (loginId: string, {paste = false} = {}) => call<void>(() => App.OpenSignInPage(loginId, paste)),
-  signOut: (provider: ProviderId) => call<void>(() => App.SignOut(provider)),
-  setAPIKey: (provider: ProviderId, key: string) => call<Account>(() => App.SetAPIKey(provider, key)),
-  removeAPIKey: (provider: ProviderId) => call<void>(() => App.RemoveAPIKey(provider)),
-  searchSessions: (query: string) => call<SearchHit[] | null>(() => App.SearchSessions(query)).then((h) => h ?? []),
-  exportSession: (sessionId: string, format: ExportFormat) => call<string>(() => App.ExportSession(sessionId, format)),
+  openSignInPage: (loginId: string, {paste = false} = {}) => call(() => go().Accounts.OpenSignInPage(loginId, paste)),
+  signOut: (provider: ProviderId) => call(() => go().Accounts.SignOut(provider)),
+  setAPIKey: (provider: ProviderId, key: string) => call(() => go().Accounts.SetAPIKey(provider, key)),
+  removeAPIKey: (provider: ProviderId) => call(() => go().Accounts.RemoveAPIKey(provider)),
+  searchSessions: (query: string) => call(() => go().Sessions.Search(query)),
+  exportSession: (sessionId: string, format: ExportFormat) => call(() => go().Sessions.Export(sessionId, format)),
   /** Asks where to save and writes the export; resolves to the path, or '' when cancelled. */
-  exportSessionToFile: (sessionId: string, format: ExportFormat) =>
-    call<string>(() => App.ExportSessionToFile(sessionId, format)),
-}
-
-function hasRuntime(): boolean {
-  return typeof window !== 'undefined' && !!(window as {runtime?: unknown}).runtime
+  exportSessionToFile: (sessionId: string, format: ExportFormat) => call(() => go().Sessions.ExportToFile(sessionId, format)),
 }
 
 /** Subscribes to sessions:changed; returns the unsubscribe function. */
 export function onSessionsChanged(cb: () => void): () => void {
-  if (!hasRuntime()) return () => {}
-  return EventsOn(EVENT_SESSIONS_CHANGED, () => cb())
+  return on(EventSessionsChanged, () => cb())
 }
 
 /** Subscribes to auth:login (sign-in progress); returns the unsubscribe function. */
-export function onLogin(cb: (ev: LoginEvent) => void): () => void {
-  if (!hasRuntime()) return () => {}
-  return EventsOn(EVENT_AUTH_LOGIN, (ev: LoginEvent) => cb(ev))
+export function onLogin(cb: (ev: LoginEventDTO) => void): () => void {
+  return on(EventAuthLogin, (ev) => ev && cb(ev))
 }
 
 /** Puts text on the system clipboard. */
 export async function copyText(text: string): Promise<void> {
-  if (hasRuntime()) {
+  if (typeof window !== 'undefined' && (window as {runtime?: unknown}).runtime) {
     try {
       if (await ClipboardSetText(text)) return
     } catch {
@@ -97,68 +85,40 @@ export async function copyText(text: string): Promise<void> {
   }
 }
 
-// Chat runs (see the chat contract) ------------------------------------------
-
-/** SendMessage resolves with {runId, message}; an older backend sent the message alone. */
-function toSendResult(r: SendResult | Message): SendResult {
-  return 'message' in r && r.message ? r : {runId: '', message: r as Message}
-}
+// Chat runs ------------------------------------------------------------------
 
 export const chatApi = {
-  stopRun: (runId: string) => call<void>(() => App.StopRun(runId)),
-  applyNow: (runId: string) => call<boolean>(() => App.ApplyNow(runId)),
-  retryTurn: (sessionId: string) => call<string>(() => App.RetryTurn(sessionId)),
-  answerApproval: (requestId: string, decision: ApprovalDecision) =>
-    call<void>(() => App.AnswerApproval(requestId, decision)),
+  stopRun: (runId: string) => call(() => go().Chat.StopRun(runId)),
+  applyNow: (runId: string) => call(() => go().Chat.ApplyNow(runId)),
+  retryTurn: (sessionId: string) => call(() => go().Chat.RetryTurn(sessionId)),
+  answerApproval: (requestId: string, decision: ApprovalDecision) => call(() => go().Chat.AnswerApproval(requestId, decision)),
   /** The model new chats start on; provider "" means the one last used. */
-  defaultModel: () => call<{provider: string; model: string}>(() => App.DefaultModel()),
-  setDefaultModel: (provider: string, model: string) =>
-    call<{provider: string; model: string}>(() => App.SetDefaultModel(provider, model)),
+  defaultModel: () => call(() => go().Settings.DefaultModel()),
+  setDefaultModel: (provider: string, model: string) => call(() => go().Settings.SetDefaultModel(provider, model)),
   setSessionModel: (sessionId: string, provider: string, model: string) =>
-    call<Session>(() => App.SetSessionModel(sessionId, provider, model)),
-  listModels: () => call<ProviderModels[] | null>(() => App.ListModels()).then((p) => p ?? []),
+    call(() => go().Chat.SetSessionModel(sessionId, provider, model)),
+  listModels: () => call(() => go().Chat.ListModels()),
   /** Asks the provider for the account's models again; models:changed follows. */
-  refreshModels: (provider: string) => call<void>(() => App.RefreshModels(provider)),
-  activeRun: (sessionId: string) => call<string>(() => App.ActiveRun(sessionId)).then((id) => id || ''),
+  refreshModels: (provider: string) => call(() => go().Chat.RefreshModels(provider)),
+  activeRun: (sessionId: string) => call(() => go().Chat.ActiveRun(sessionId)),
   /** Sends text as a new version of the user message seq; the old one stays on its own branch. */
-  editAndResend: (sessionId: string, seq: number, text: string) =>
-    call<SendResult>(() => App.EditAndResend(sessionId, seq, text)),
+  editAndResend: (sessionId: string, seq: number, text: string) => call(() => go().Chat.EditAndResend(sessionId, seq, text)),
   /** Shows the branch through the message seq (one version of an edited message). */
-  switchBranch: (sessionId: string, seq: number) =>
-    call<SessionView>(() => App.SwitchBranch(sessionId, seq)).then((v) => ({...v, messages: v.messages ?? []})),
+  switchBranch: (sessionId: string, seq: number) => call(() => go().Chat.SwitchBranch(sessionId, seq)),
 }
 
-/** The events of a chat run, plus models:changed (credentials or catalog changed). */
-export const CHAT_EVENTS = [
-  'run:started',
-  'run:step',
-  'chat:delta',
-  'run:retrying',
-  'tool:started',
-  'tool:args',
-  'approval:needed',
-  'tool:running',
-  'tool:progress',
-  'tool:log',
-  'tool:finished',
-  'message:saved',
-  'run:finished',
-  'models:changed',
-] as const
-
-export type ChatEventName = (typeof CHAT_EVENTS)[number]
+/** A chat event: a run's, or models:changed (credentials or catalog changed). */
+export type ChatEvent = OneOf<typeof CHAT_EVENTS>
 
 /** Subscribes cb to every chat event; returns the unsubscribe function. */
-export function onChatEvents(cb: (name: ChatEventName, payload: unknown) => void): () => void {
-  if (!hasRuntime()) return () => {}
-  const offs = CHAT_EVENTS.map((name) => EventsOn(name, (payload: unknown) => cb(name, payload)))
-  return () => offs.forEach((off) => off())
+export function onChatEvents(cb: (e: ChatEvent) => void): () => void {
+  return onEach(CHAT_EVENTS, cb)
 }
 
 /** Opens an http(s) or mailto link in the system browser, never in the app window. */
 export function openExternal(url: string): void {
   if (!/^(https?:|mailto:)/i.test(url)) return
-  if (hasRuntime()) {
+  if ((window as {runtime?: unknown}).runtime) {
     try {
       BrowserOpenURL(url)
       return
@@ -173,23 +133,21 @@ export function openExternal(url: string): void {
 
 /** The window's own calls (app/window.go). */
 export const windowApi = {
-  quit: () => call<void>(() => Win.Quit()),
-  toggleFullscreen: () => call<void>(() => Win.ToggleFullscreen()),
+  quit: () => call(() => go().Window.Quit()),
+  toggleFullscreen: () => call(() => go().Window.ToggleFullscreen()),
   /** Saves the window's size and place now (after a resize, on blur). */
-  remember: () => call<void>(() => Win.Remember()),
+  remember: () => call(() => go().Window.Remember()),
   /** The theme shown is dark (or not): the window background follows, now and at the next launch. */
-  setDark: (dark: boolean) => call<void>(() => Win.SetDark(dark)),
+  setDark: (dark: boolean) => call(() => go().Window.SetDark(dark)),
 }
 
-export type ThemeChoice = 'system' | 'light' | 'dark'
-
 export const settingsApi = {
-  theme: () => call<ThemeChoice>(() => App.Theme()),
-  setTheme: (theme: ThemeChoice) => call<ThemeChoice>(() => App.SetTheme(theme)),
+  /** Go answers one of ThemeChoiceValues, "system" for anything else it finds stored. */
+  theme: () => call(() => go().Settings.Theme()),
+  setTheme: (theme: ThemeChoice) => call(() => go().Settings.SetTheme(theme)),
 }
 
 /** Subscribes to the menu's commands; returns the unsubscribe function. */
-export function onMenuCommand(cb: (command: unknown) => void): () => void {
-  if (!hasRuntime()) return () => {}
-  return EventsOn(EVENT_MENU_COMMAND, (command: unknown) => cb(command))
+export function onMenuCommand(cb: (command: MenuCommand) => void): () => void {
+  return on(EventMenuCommand, (command) => cb(command))
 }

@@ -1,228 +1,55 @@
-// The MCP connectors and a session's tools: calls to the generated
-// bindings and the events Go sends about them. Every call rejects with an
-// AppError (see errors.ts). Shapes mirror app/connectors_dto.go.
+// The MCP connectors and a session's tools: the Connectors service's calls
+// and the events Go sends about them, typed by the generated contract
+// (contract.gen.ts, from app/connectors_dto.go). Every call rejects with an
+// AppError (see errors.ts).
 
-import * as App from '../../wailsjs/go/app/App'
-import {EventsOn} from '../../wailsjs/runtime/runtime'
-import {toAppError} from './errors'
+import {call, go} from './client'
+import type * as C from './contract.gen'
+import {EventConnectorLog, EventConnectorState, EventToolsChanged} from './contract.gen'
+import {on} from './events'
 
-export type Transport = 'stdio' | 'http' | 'sse'
-export type ConnectorState = 'starting' | 'ready' | 'error' | 'restarting' | 'stopped'
-
+export type {ConnectorState, Transport} from './contract.gen'
+export type Connector = C.ConnectorDTO
 /** An env variable or header; the value stays in Go, hint shows it masked. */
-export interface KeyHint {
-  key: string
-  hint: string
-}
-
-export interface Connector {
-  id: string
-  name: string
-  transport: Transport | string
-  /** False when turned off everywhere. */
-  enabled: boolean
-  command?: string
-  /** Never a secret: a secret part is kept in the keychain and shown as ${secret:N}. */
-  args: string[]
-  env: KeyHint[]
-  cwd?: string
-  url?: string
-  headers: KeyHint[]
-  oauth?: {clientId: string; hasClientSecret: boolean; scopes: string[]}
-  /** The user chose to run the tools this server marks read-only without asking. */
-  trustReadOnlyHints?: boolean
-  /** Switched on in every new chat. */
-  newChats?: boolean
-  state: ConnectorState | string
-  toolCount: number
-  error?: string
-  stderrTail: string[]
-  needsSignIn: boolean
-  /** Unix ms of the next automatic retry, 0 or absent when none. */
-  nextRetry?: number
-  restarts?: number
-  server?: string
-  protocol?: string
-  since?: number
-  createdAt?: number
-  /** Counts the connector's state changes: the higher of two copies is the newer. */
-  version?: number
-}
-
-/** A form row; keep keeps the value stored for key. */
-export interface KeyValueInput {
-  key: string
-  value: string
-  keep?: boolean
-}
-
-/** The connector form: one shape per transport; id is empty for a new connector. */
-export interface ConnectorInput {
-  id?: string
-  name: string
-  transport: Transport
-  command?: string
-  /** May keep the ${secret:N} references of the stored arguments. */
-  args?: string[]
-  /** Indexes of args whose secret part goes to the keychain. */
-  secretArgs?: number[]
-  env?: KeyValueInput[]
-  cwd?: string
-  url?: string
-  headers?: KeyValueInput[]
-  oauth?: {clientId?: string; clientSecret?: string; keepClientSecret?: boolean; scopes?: string[]}
-  trustReadOnlyHints?: boolean
-  /** Switched on in every new chat. */
-  newChats?: boolean
-}
-
-export interface TestTool {
-  name: string
-  title?: string
-  description?: string
-  readOnly: boolean
-}
-
-export interface TestResult {
-  ok: boolean
-  state: string
-  tools: TestTool[]
-  error?: string
-  stderrTail: string[]
-  needsSignIn: boolean
-  server?: string
-  protocol?: string
-  durationMs: number
-}
-
-export interface LogLine {
-  /** Unix ms. */
-  time: number
-  /** stderr, server (notifications/message) or maestro (the supervisor's notes). */
-  source: 'stderr' | 'server' | 'maestro' | string
-  level?: string
-  logger?: string
-  text: string
-}
-
-export interface ConnectorLogEvent {
-  id: string
-  line: LogLine
-}
-
-export interface ImportEntry {
-  name: string
-  imported: boolean
-  connectorId?: string
-  reason?: string
-  notes: string[]
-  ignored: string[]
-}
-
-export interface ImportReport {
-  summary: string
-  imported: number
-  entries: ImportEntry[]
-}
-
-export interface SessionTool {
-  /** server.tool: the name toggles use. */
-  canonical: string
-  name: string
-  title?: string
-  description?: string
-  enabled: boolean
-  readOnly: boolean
-}
-
-export interface SessionConnector {
-  id: string
-  name: string
-  state: ConnectorState | string
-  toolCount: number
-  error?: string
-  /** False when the connector is turned off everywhere. */
-  available: boolean
-  enabledInSession: boolean
-  tools: SessionTool[]
-}
-
-export interface SessionTools {
-  sessionId: string
-  revision: number
-  connectors: SessionConnector[]
-  roots: string[]
-}
-
-export interface ToolsChangedEvent {
-  sessionId: string
-  revision: number
-}
-
-export const EVENT_CONNECTOR_STATE = 'connector:state'
-export const EVENT_CONNECTOR_LOG = 'connector:log'
-export const EVENT_TOOLS_CHANGED = 'tools:changed'
-
-async function call<T>(fn: () => Promise<unknown>): Promise<T> {
-  try {
-    return (await fn()) as T
-  } catch (err) {
-    throw toAppError(err)
-  }
-}
-
-const list = <T>(v: T[] | null | undefined): T[] => v ?? []
-
-function normalizeConnector(c: Connector): Connector {
-  return {...c, args: list(c.args), env: list(c.env), headers: list(c.headers), stderrTail: list(c.stderrTail)}
-}
+export type KeyHint = C.KeyValueDTO
+export type KeyValueInput = C.KeyValueInputDTO
+export type ConnectorInput = C.ConnectorInputDTO
+export type TestTool = C.TestToolDTO
+export type TestResult = C.TestResultDTO
+export type LogLine = C.LogLineDTO
+export type ConnectorLogEvent = C.ConnectorLogDTO
+export type ImportEntry = C.ImportEntryDTO
+export type ImportReport = C.ImportReportDTO
+export type SessionTool = C.SessionToolDTO
+export type SessionConnector = C.SessionConnectorDTO
+export type SessionTools = C.SessionToolsDTO
+export type ToolsChangedEvent = C.ToolsChangedDTO
 
 export const connectorsApi = {
-  list: () => call<Connector[] | null>(() => App.ListConnectors()).then((l) => list(l).map(normalizeConnector)),
-  save: (input: ConnectorInput) =>
-    call<Connector>(() => App.SaveConnector(input as unknown as Parameters<typeof App.SaveConnector>[0])).then(normalizeConnector),
-  remove: (id: string) => call<void>(() => App.DeleteConnector(id)),
-  setEnabled: (id: string, on: boolean) => call<Connector>(() => App.SetConnectorEnabled(id, on)).then(normalizeConnector),
-  restart: (id: string) => call<void>(() => App.RestartConnector(id)),
-  test: (input: ConnectorInput) =>
-    call<TestResult>(() => App.TestConnector(input as unknown as Parameters<typeof App.TestConnector>[0])).then((r) => ({
-      ...r,
-      tools: list(r.tools),
-      stderrTail: list(r.stderrTail),
-    })),
-  logs: (id: string) => call<LogLine[] | null>(() => App.ConnectorLogs(id)).then(list),
-  suggestSecretArgs: (args: string[]) => call<number[] | null>(() => App.SuggestSecretArgs(args)).then(list),
-  pickImportFile: () => call<string>(() => App.PickImportFile()),
-  pickExportFile: () => call<string>(() => App.PickExportFile()),
-  importFile: (path: string) =>
-    call<ImportReport>(() => App.ImportConnectors(path)).then((r) => ({
-      ...r,
-      entries: list(r.entries).map((e) => ({...e, notes: list(e.notes), ignored: list(e.ignored)})),
-    })),
-  exportFile: (path: string) => call<number>(() => App.ExportConnectors(path)),
-  signIn: (id: string) => call<void>(() => App.SignInConnector(id)),
-  cancelSignIn: (id: string) => call<void>(() => App.CancelConnectorSignIn(id)),
-  signOut: (id: string) => call<void>(() => App.SignOutConnector(id)),
+  list: () => call(() => go().Connectors.List()),
+  save: (input: ConnectorInput) => call(() => go().Connectors.Save(input)),
+  remove: (id: string) => call(() => go().Connectors.Delete(id)),
+  setEnabled: (id: string, on: boolean) => call(() => go().Connectors.SetEnabled(id, on)),
+  restart: (id: string) => call(() => go().Connectors.Restart(id)),
+  test: (input: ConnectorInput) => call(() => go().Connectors.Test(input)),
+  logs: (id: string) => call(() => go().Connectors.Logs(id)),
+  suggestSecretArgs: (args: string[]) => call(() => go().Connectors.SuggestSecretArgs(args)),
+  pickImportFile: () => call(() => go().Connectors.PickImportFile()),
+  pickExportFile: () => call(() => go().Connectors.PickExportFile()),
+  importFile: (path: string) => call(() => go().Connectors.Import(path)),
+  exportFile: (path: string) => call(() => go().Connectors.Export(path)),
+  signIn: (id: string) => call(() => go().Connectors.SignIn(id)),
+  cancelSignIn: (id: string) => call(() => go().Connectors.CancelSignIn(id)),
+  signOut: (id: string) => call(() => go().Connectors.SignOut(id)),
 }
 
 export const toolsApi = {
-  sessionTools: (sessionId: string) =>
-    call<SessionTools>(() => App.SessionTools(sessionId)).then((t) => ({
-      ...t,
-      roots: list(t.roots),
-      connectors: list(t.connectors).map((c) => ({...c, tools: list(c.tools)})),
-    })),
+  sessionTools: (sessionId: string) => call(() => go().Connectors.SessionTools(sessionId)),
   setConnector: (sessionId: string, connectorId: string, on: boolean) =>
-    call<number>(() => App.SetSessionConnector(sessionId, connectorId, on)),
-  setTool: (sessionId: string, canonical: string, on: boolean) =>
-    call<number>(() => App.SetSessionTool(sessionId, canonical, on)),
-  setRoots: (sessionId: string, roots: string[]) =>
-    call<string[] | null>(() => App.SetSessionRoots(sessionId, roots)).then(list),
-  pickFolder: () => call<string>(() => App.PickFolder()),
-}
-
-function hasRuntime(): boolean {
-  return typeof window !== 'undefined' && !!(window as {runtime?: unknown}).runtime
+    call(() => go().Connectors.SetSessionConnector(sessionId, connectorId, on)),
+  setTool: (sessionId: string, canonical: string, on: boolean) => call(() => go().Connectors.SetSessionTool(sessionId, canonical, on)),
+  setRoots: (sessionId: string, roots: string[]) => call(() => go().Connectors.SetSessionRoots(sessionId, roots)),
+  pickFolder: () => call(() => go().Connectors.PickFolder()),
 }
 
 /** Subscribes to connector:state and connector:log; returns the unsubscribe. */
@@ -230,21 +57,14 @@ export function onConnectorEvents(handlers: {
   state?: (c: Connector) => void
   log?: (ev: ConnectorLogEvent) => void
 }): () => void {
-  if (!hasRuntime()) return () => {}
   const offs: (() => void)[] = []
-  if (handlers.state) {
-    const cb = handlers.state
-    offs.push(EventsOn(EVENT_CONNECTOR_STATE, (c: Connector) => c && cb(normalizeConnector(c))))
-  }
-  if (handlers.log) {
-    const cb = handlers.log
-    offs.push(EventsOn(EVENT_CONNECTOR_LOG, (ev: ConnectorLogEvent) => ev && cb(ev)))
-  }
+  const {state, log} = handlers
+  if (state) offs.push(on(EventConnectorState, (c) => c && state(c)))
+  if (log) offs.push(on(EventConnectorLog, (ev) => ev && log(ev)))
   return () => offs.forEach((off) => off())
 }
 
 /** Subscribes to tools:changed; returns the unsubscribe. */
 export function onToolsChanged(cb: (ev: ToolsChangedEvent) => void): () => void {
-  if (!hasRuntime()) return () => {}
-  return EventsOn(EVENT_TOOLS_CHANGED, (ev: ToolsChangedEvent) => ev && cb(ev))
+  return on(EventToolsChanged, (ev) => ev && cb(ev))
 }

@@ -2,100 +2,33 @@
 // form to fill, or consent to open a URL) and sampling (using the session's
 // model). See app/elicit.go and app/sampling.go.
 
-import * as App from '../../wailsjs/go/app/App'
-import {EventsOn} from '../../wailsjs/runtime/runtime'
-import {toAppError} from './errors'
+import {call, go} from './client'
+import type * as C from './contract.gen'
+import {
+  type ElicitationAction,
+  EventElicitation,
+  EventElicitationClosed,
+  EventSampling,
+  EventSamplingResult,
+} from './contract.gen'
+import {on} from './events'
 
-export const EVENT_ELICITATION = 'elicitation:needed'
-export const EVENT_SAMPLING = 'sampling:needed'
-export const EVENT_SAMPLING_RESULT = 'sampling:result'
-export const EVENT_ELICITATION_CLOSED = 'elicitation:closed'
-
+export type {ElicitationAction} from './contract.gen'
 /** One field of a flat elicitation form (mcp.Field). */
-export interface FormField {
-  name: string
-  kind: 'string' | 'number' | 'integer' | 'boolean' | 'multi'
-  title?: string
-  description?: string
-  required?: boolean
-  format?: 'email' | 'uri' | 'date' | 'date-time'
-  minLength?: number
-  maxLength?: number
-  minimum?: number
-  maximum?: number
-  options?: string[]
-  labels?: string[]
-  minItems?: number
-  maxItems?: number
-  default?: unknown
-}
-
+export type FormField = C.Field
 /** The flat form (mcp.Form), sent as JSON text in ElicitationEvent.schema. */
-export interface FormSchema {
-  title?: string
-  fields: FormField[]
-}
-
-/** elicitation:needed */
-export interface ElicitationEvent {
-  requestId: string
-  sessionId: string
-  connector: string
-  message: string
-  mode: 'form' | 'url'
-  schema?: string
-  url?: string
-}
-
-/** elicitation:closed: the request stopped waiting without an answer. */
-export interface ElicitationClosedEvent {
-  requestId: string
-  reason: string
-}
-
-export interface SamplingMessage {
-  role: string
-  text: string
-}
-
-/** sampling:needed */
-export interface SamplingEvent {
-  requestId: string
-  sessionId: string
-  connector: string
-  messages: SamplingMessage[] | null
-  systemPrompt?: string
-  maxTokens: number
-  modelHint?: string
-}
-
-/** sampling:result */
-export interface SamplingResultEvent {
-  requestId: string
-  text: string
-  model?: string
-  error?: string
-}
-
-export type ElicitationAction = 'accept' | 'decline' | 'cancel'
-
-async function call(fn: () => Promise<unknown>): Promise<void> {
-  try {
-    await fn()
-  } catch (err) {
-    throw toAppError(err)
-  }
-}
+export type FormSchema = C.Form
+export type ElicitationEvent = C.ElicitationDTO
+export type ElicitationClosedEvent = C.ElicitationClosedDTO
+export type SamplingMessage = C.SamplingMessageDTO
+export type SamplingEvent = C.SamplingDTO
+export type SamplingResultEvent = C.SamplingResultDTO
 
 export const mcpRequestsApi = {
   /** Rejects with an 'invalid' AppError when the backend finds the form invalid; the request keeps waiting. */
   answerElicitation: (requestId: string, action: ElicitationAction, content: Record<string, unknown> | null) =>
-    call(() => App.AnswerElicitation(requestId, action, content ? JSON.stringify(content) : '')),
-  answerSampling: (requestId: string, approve: boolean) => call(() => App.AnswerSampling(requestId, approve)),
-}
-
-function hasRuntime(): boolean {
-  return typeof window !== 'undefined' && !!(window as {runtime?: unknown}).runtime
+    call(() => go().Connectors.AnswerElicitation(requestId, action, content ? JSON.stringify(content) : '')),
+  answerSampling: (requestId: string, approve: boolean) => call(() => go().Connectors.AnswerSampling(requestId, approve)),
 }
 
 export interface McpRequestHandlers {
@@ -107,12 +40,11 @@ export interface McpRequestHandlers {
 
 /** Subscribes to the MCP request events; returns the unsubscribe function. */
 export function onMcpRequests(h: McpRequestHandlers): () => void {
-  if (!hasRuntime()) return () => {}
   const offs = [
-    EventsOn(EVENT_ELICITATION, (ev: ElicitationEvent) => ev && h.elicitation(ev)),
-    EventsOn(EVENT_SAMPLING, (ev: SamplingEvent) => ev && h.sampling(ev)),
-    EventsOn(EVENT_SAMPLING_RESULT, (ev: SamplingResultEvent) => ev && h.samplingResult(ev)),
-    EventsOn(EVENT_ELICITATION_CLOSED, (ev: ElicitationClosedEvent) => ev && h.elicitationClosed(ev)),
+    on(EventElicitation, (ev) => ev && h.elicitation(ev)),
+    on(EventSampling, (ev) => ev && h.sampling(ev)),
+    on(EventSamplingResult, (ev) => ev && h.samplingResult(ev)),
+    on(EventElicitationClosed, (ev) => ev && h.elicitationClosed(ev)),
   ]
   return () => offs.forEach((off) => off())
 }

@@ -1,5 +1,6 @@
 import {act, render, screen, waitFor, within} from '@testing-library/react'
 import {afterEach, describe, expect, it, vi} from 'vitest'
+import type {ProviderModels} from '../api/types'
 import {session} from '../test/fakeBackend'
 import {renderApp, sessionItem} from '../test/render'
 import {useToasts} from '../stores/toasts'
@@ -12,7 +13,7 @@ describe('composer', () => {
     const {backend, user} = await renderApp({sessions: two()})
     const composer = screen.getByTestId('composer')
     await user.type(composer, 'Plan three days in Lisbon{Enter}')
-    expect(backend.App.SendMessage).toHaveBeenCalledWith('s1', 'Plan three days in Lisbon')
+    expect(backend.Chat.SendMessage).toHaveBeenCalledWith('s1', 'Plan three days in Lisbon')
     const msg = await screen.findByTestId('message')
     expect(msg).toHaveAttribute('data-role', 'user')
     expect(msg).toHaveTextContent('Plan three days in Lisbon')
@@ -24,15 +25,15 @@ describe('composer', () => {
   })
 
   it('with no provider signed in, says why instead of sending into a dead end', async () => {
-    const models = [
-      {provider: 'anthropic', displayName: 'Claude', available: false, models: [{id: 'claude-sonnet-4-6', name: 'Claude Sonnet 4.6'}]},
-      {provider: 'openai', displayName: 'ChatGPT', available: false, models: [{id: 'gpt-5.5', name: 'GPT-5.5'}]},
+    const models: ProviderModels[] = [
+      {provider: 'anthropic', displayName: 'Claude', available: false, source: 'builtin', models: [{id: 'claude-sonnet-4-6', name: 'Claude Sonnet 4.6'}]},
+      {provider: 'openai', displayName: 'ChatGPT', available: false, source: 'builtin', models: [{id: 'gpt-5.5', name: 'GPT-5.5'}]},
     ]
     const {backend, user} = await renderApp({sessions: two(), models})
     const blocked = await screen.findByTestId('composer-blocked')
     expect(blocked).toHaveTextContent('To get replies, sign in to a provider or add an API key in Accounts.')
     await user.type(screen.getByTestId('composer'), 'Hello{Enter}')
-    expect(backend.App.SendMessage).not.toHaveBeenCalled()
+    expect(backend.Chat.SendMessage).not.toHaveBeenCalled()
     expect(screen.getByTestId('send')).toBeDisabled()
     expect(screen.getByTestId('composer')).toHaveValue('Hello')
     await user.click(within(blocked).getByTestId('blocked-accounts'))
@@ -40,12 +41,12 @@ describe('composer', () => {
   })
 
   it("a chat whose provider signed out offers Accounts and the picker, and no Retry", async () => {
-    const models = [
-      {provider: 'anthropic', displayName: 'Claude', available: false, models: [{id: 'claude-sonnet-4-6', name: 'Claude Sonnet 4.6'}]},
-      {provider: 'gemini', displayName: 'Gemini', available: true, models: [{id: 'gemini-2.5-pro', name: 'Gemini 2.5 Pro'}]},
+    const models: ProviderModels[] = [
+      {provider: 'anthropic', displayName: 'Claude', available: false, source: 'builtin', models: [{id: 'claude-sonnet-4-6', name: 'Claude Sonnet 4.6'}]},
+      {provider: 'gemini', displayName: 'Gemini', available: true, source: 'builtin', models: [{id: 'gemini-2.5-pro', name: 'Gemini 2.5 Pro'}]},
     ]
     const s = {...session('s1', 'Trip', 5), provider: 'anthropic', model: 'claude-sonnet-4-6'}
-    const failed = {id: 'm2', seq: 2, role: 'assistant' as const, status: 'failed', error: 'sign in to Claude', parts: [], createdAt: Date.now(),
+    const failed = {id: 'm2', seq: 2, role: 'assistant' as const, status: 'failed' as const, error: 'sign in to Claude', parts: [], createdAt: Date.now(),
       failure: {kind: 'auth_required', message: 'sign in to Claude'}}
     const {user} = await renderApp({sessions: [s], models, messages: {s1: [{id: 'm1', seq: 1, role: 'user', status: 'complete', parts: [{type: 'text', text: 'Hi'}], createdAt: Date.now()}, failed]}})
     const blocked = await screen.findByTestId('composer-blocked')
@@ -61,9 +62,9 @@ describe('composer', () => {
     const composer = screen.getByTestId('composer')
     await user.type(composer, 'line one{Shift>}{Enter}{/Shift}line two')
     expect(composer).toHaveValue('line one\nline two')
-    expect(backend.App.SendMessage).not.toHaveBeenCalled()
+    expect(backend.Chat.SendMessage).not.toHaveBeenCalled()
     await user.click(screen.getByTestId('send'))
-    expect(backend.App.SendMessage).toHaveBeenCalledWith('s1', 'line one\nline two')
+    expect(backend.Chat.SendMessage).toHaveBeenCalledWith('s1', 'line one\nline two')
   })
 
   it('cannot send empty or blank text', async () => {
@@ -73,7 +74,7 @@ describe('composer', () => {
     await user.type(screen.getByTestId('composer'), '   {Enter}')
     expect(send).toBeDisabled()
     await user.click(send)
-    expect(backend.App.SendMessage).not.toHaveBeenCalled()
+    expect(backend.Chat.SendMessage).not.toHaveBeenCalled()
     await user.type(screen.getByTestId('composer'), 'x')
     expect(send).toBeEnabled()
   })
@@ -93,7 +94,7 @@ describe('composer', () => {
 
   it('a failed send keeps the text and shows a toast', async () => {
     const {backend, user} = await renderApp({sessions: two()})
-    backend.App.SendMessage.mockRejectedValueOnce({kind: 'not_found', message: 'session s1 not found'})
+    backend.Chat.SendMessage.mockRejectedValueOnce({kind: 'not_found', message: 'session s1 not found'})
     await user.type(screen.getByTestId('composer'), 'hello{Enter}')
     expect(await screen.findByTestId('toast')).toHaveTextContent('session s1 not found')
     expect(screen.getByTestId('composer')).toHaveValue('hello')

@@ -11,7 +11,7 @@ describe('first run', () => {
     expect(screen.queryByTestId('toast')).not.toBeInTheDocument()
     await user.click(within(list).getByTestId('first-run-accounts'))
     expect(screen.getByTestId('accounts-page')).toBeInTheDocument()
-    expect(backend.App.Accounts).toHaveBeenCalled()
+    expect(backend.Accounts.List).toHaveBeenCalled()
   })
 
   it('ticks what is done and keeps leading to the rest', async () => {
@@ -21,6 +21,6 @@ describe('first run', () => {
     expect(screen.getByTestId('first-run-connector')).toHaveAttribute('data-done', 'false')
     expect(list).toHaveTextContent('2 steps to go')
     await user.click(within(list).getByTestId('start-chat'))
-    expect(backend.App.CreateSession).toHaveBeenCalled()
+    expect(backend.Sessions.Create).toHaveBeenCalled()
   })
 })

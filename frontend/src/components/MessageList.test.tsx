@@ -53,13 +53,13 @@ describe('a long session', () => {
     expect(more).toHaveTextContent('Load earlier messages')
 
     await user.click(more)
-    expect(backend.App.EarlierMessages).toHaveBeenLastCalledWith('s1', 26)
+    expect(backend.Sessions.EarlierMessages).toHaveBeenLastCalledWith('s1', 26)
     await waitFor(() => expect(seqs()).toEqual(range(16, 35)))
     await user.click(screen.getByTestId('load-earlier'))
     await waitFor(() => expect(seqs()).toEqual(range(6, 35)))
     await user.click(screen.getByTestId('load-earlier'))
     await waitFor(() => expect(seqs()).toEqual(range(1, 35)))
-    expect(backend.App.EarlierMessages).toHaveBeenLastCalledWith('s1', 6)
+    expect(backend.Sessions.EarlierMessages).toHaveBeenLastCalledWith('s1', 6)
     expect(screen.queryByTestId('load-earlier')).not.toBeInTheDocument()
   })
 
@@ -73,11 +73,11 @@ describe('a long session', () => {
     const view = screen.getByTestId('message-scroll')
     fakeLayout(view) // 10 rows: 3,000 px, at the bottom (2,500)
     scrollTo(view, 2000)
-    expect(backend.App.EarlierMessages).not.toHaveBeenCalled()
+    expect(backend.Sessions.EarlierMessages).not.toHaveBeenCalled()
 
     scrollTo(view, 100) // 2,900 px from the bottom, within the margin of the top
     await waitFor(() => expect(seqs()).toEqual(range(16, 35)))
-    expect(backend.App.EarlierMessages).toHaveBeenCalledTimes(1)
+    expect(backend.Sessions.EarlierMessages).toHaveBeenCalledTimes(1)
     // 3,000 px were put above: the same rows are still 100 px below the top.
     expect(view.scrollTop).toBe(3100)
     expect(screen.getByTestId('jump-to-latest')).toBeInTheDocument()
@@ -90,7 +90,7 @@ describe('a long session', () => {
       pageSize: 10,
     })
     await waitFor(() => expect(seqs()).toEqual(range(26, 35)))
-    backend.App.EarlierMessages.mockRejectedValueOnce({kind: 'unavailable', message: 'the data file is busy'})
+    backend.Sessions.EarlierMessages.mockRejectedValueOnce({kind: 'unavailable', message: 'the data file is busy'})
     const view = screen.getByTestId('message-scroll')
     fakeLayout(view)
     scrollTo(view, 2000)
@@ -98,12 +98,12 @@ describe('a long session', () => {
     expect(await screen.findByTestId('toast')).toHaveTextContent('the data file is busy')
     scrollTo(view, 50)
     scrollTo(view, 0)
-    expect(backend.App.EarlierMessages).toHaveBeenCalledTimes(1)
+    expect(backend.Sessions.EarlierMessages).toHaveBeenCalledTimes(1)
     expect(seqs()).toEqual(range(26, 35))
 
     await user.click(screen.getByTestId('load-earlier'))
     await waitFor(() => expect(seqs()).toEqual(range(16, 35)))
-    expect(backend.App.EarlierMessages).toHaveBeenCalledTimes(2)
+    expect(backend.Sessions.EarlierMessages).toHaveBeenCalledTimes(2)
   })
 
   it('keeps following new messages at the bottom', async () => {
@@ -118,7 +118,7 @@ describe('a long session', () => {
     act(() => backend.emit('message:saved', {runId: 'r', sessionId: 's1', message: message('m36', 36, 'assistant', 'new')}))
     await waitFor(() => expect(seqs()).toEqual(range(26, 36)))
     expect(view.scrollTop).toBe(11 * 300 - 500)
-    expect(backend.App.EarlierMessages).not.toHaveBeenCalled()
+    expect(backend.Sessions.EarlierMessages).not.toHaveBeenCalled()
   })
 
   it('drops a page that arrives after the user opened another session', async () => {
@@ -129,7 +129,7 @@ describe('a long session', () => {
     })
     await waitFor(() => expect(seqs()).toEqual(range(26, 35)))
     let deliver: (p: {messages: Message[]; earlierBefore: number}) => void = () => {}
-    backend.App.EarlierMessages.mockImplementationOnce(() => new Promise((r) => (deliver = r)))
+    backend.Sessions.EarlierMessages.mockImplementationOnce(() => new Promise((r) => (deliver = r)))
     await user.click(screen.getByTestId('load-earlier'))
     expect(screen.getByTestId('load-earlier')).toHaveTextContent('Loading earlier messages…')
 

@@ -16,8 +16,8 @@ describe('session search', () => {
     await user.type(screen.getByTestId('session-search'), 'lisbon')
     await waitFor(() => expect(hits()).toHaveLength(2))
     // Debounced: one search for the whole word, not one per key.
-    expect(backend.App.SearchSessions).toHaveBeenCalledTimes(1)
-    expect(backend.App.SearchSessions).toHaveBeenCalledWith('lisbon')
+    expect(backend.Sessions.Search).toHaveBeenCalledTimes(1)
+    expect(backend.Sessions.Search).toHaveBeenCalledWith('lisbon')
     expect(hits().map((h) => h.dataset.sessionId)).toEqual(['s1', 's2'])
     expect(hits()[1]).toHaveTextContent('the lisbon tokenizer is slow')
     expect(document.querySelector('nav[aria-label="Chats"]')).toHaveAttribute('hidden')
@@ -29,7 +29,7 @@ describe('session search', () => {
     await user.type(input, 'parser')
     await waitFor(() => expect(hits()).toHaveLength(1))
     await user.keyboard('{Enter}')
-    expect(backend.App.OpenSession).toHaveBeenLastCalledWith('s2')
+    expect(backend.Sessions.Open).toHaveBeenLastCalledWith('s2')
     await waitFor(() => expect(screen.getByTestId('chat-title')).toHaveTextContent('Refactor the parser'))
     expect(input).toHaveValue('')
     expect(hits()).toHaveLength(0)
@@ -40,7 +40,7 @@ describe('session search', () => {
     await user.type(screen.getByTestId('session-search'), 'table-driven')
     await waitFor(() => expect(hits()).toHaveLength(1))
     await user.click(hits()[0])
-    expect(backend.App.OpenSessionAt).toHaveBeenLastCalledWith('s2', 2)
+    expect(backend.Sessions.OpenAt).toHaveBeenLastCalledWith('s2', 2)
     await waitFor(() => expect(document.querySelector('[data-testid="message"][data-seq="2"]')).toHaveAttribute('data-found', 'true'))
     expect(document.querySelectorAll('[data-found]')).toHaveLength(1)
   })
@@ -50,7 +50,7 @@ describe('session search', () => {
     await user.type(screen.getByTestId('session-search'), 'notes')
     await waitFor(() => expect(hits()).toHaveLength(1))
     await user.click(hits()[0])
-    expect(backend.App.OpenSession).toHaveBeenLastCalledWith('s3')
+    expect(backend.Sessions.Open).toHaveBeenLastCalledWith('s3')
   })
 
   it('Esc clears the search and shows the list again', async () => {
@@ -95,7 +95,7 @@ describe('export menu', () => {
     const {backend, user} = await openChat()
     await user.click(screen.getByTestId('export-menu'))
     await user.click(screen.getByTestId('export-markdown'))
-    expect(backend.App.ExportSessionToFile).toHaveBeenCalledWith('s2', 'markdown')
+    expect(backend.Sessions.ExportToFile).toHaveBeenCalledWith('s2', 'markdown')
     expect(await screen.findByTestId('toast')).toHaveTextContent('/home/me/s2.md')
     expect(screen.queryByTestId('export-markdown')).not.toBeInTheDocument()
   })
@@ -104,13 +104,13 @@ describe('export menu', () => {
     const {backend, user} = await openChat()
     await user.click(screen.getByTestId('export-menu'))
     await user.click(screen.getByTestId('export-json'))
-    expect(backend.App.ExportSessionToFile).toHaveBeenCalledWith('s2', 'json')
+    expect(backend.Sessions.ExportToFile).toHaveBeenCalledWith('s2', 'json')
     expect(await screen.findByTestId('toast')).toHaveTextContent('/home/me/s2.json')
   })
 
   it('a cancelled save shows nothing', async () => {
     const {backend, user} = await openChat()
-    backend.App.ExportSessionToFile.mockResolvedValueOnce('')
+    backend.Sessions.ExportToFile.mockResolvedValueOnce('')
     await user.click(screen.getByTestId('export-menu'))
     await user.click(screen.getByTestId('export-json'))
     await act(async () => {})
@@ -119,7 +119,7 @@ describe('export menu', () => {
 
   it('a failure shows an error toast', async () => {
     const {backend, user} = await openChat()
-    backend.App.ExportSessionToFile.mockRejectedValueOnce({kind: 'unavailable', message: 'file pickers are not available here'})
+    backend.Sessions.ExportToFile.mockRejectedValueOnce({kind: 'unavailable', message: 'file pickers are not available here'})
     await user.click(screen.getByTestId('export-menu'))
     await user.click(screen.getByTestId('export-markdown'))
     expect(await screen.findByTestId('toast')).toHaveTextContent('file pickers are not available here')

@@ -9,12 +9,12 @@ describe('creating sessions', () => {
   it('New chat adds the session at the top and selects it', async () => {
     const {backend, user} = await renderApp({sessions: three()})
     await user.click(screen.getByTestId('new-session'))
-    expect(backend.App.CreateSession).toHaveBeenCalledWith('')
+    expect(backend.Sessions.Create).toHaveBeenCalledWith('')
     await waitFor(() => expect(titles()[0]).toBe('New chat'))
     const created = sessionItems()[0]
     expect(created).toHaveAttribute('data-active', 'true')
     expect(sessionItem('s1')).not.toHaveAttribute('data-active')
-    expect(backend.App.OpenSession).toHaveBeenLastCalledWith(created.dataset.sessionId)
+    expect(backend.Sessions.Open).toHaveBeenLastCalledWith(created.dataset.sessionId)
     expect(screen.getByTestId('chat-title')).toHaveTextContent('New chat')
     expect(screen.getByTestId('composer')).toHaveFocus()
   })
@@ -22,13 +22,13 @@ describe('creating sessions', () => {
   it('Ctrl+N starts a new chat', async () => {
     const {backend, user} = await renderApp({sessions: three()})
     await user.keyboard('{Control>}n{/Control}')
-    expect(backend.App.CreateSession).toHaveBeenCalledTimes(1)
+    expect(backend.Sessions.Create).toHaveBeenCalledTimes(1)
     await waitFor(() => expect(sessionItems()).toHaveLength(4))
   })
 
   it('a failed create shows a toast', async () => {
     const {backend, user} = await renderApp({sessions: three()})
-    backend.App.CreateSession.mockRejectedValueOnce({kind: 'unavailable', message: 'maestro is shutting down'})
+    backend.Sessions.Create.mockRejectedValueOnce({kind: 'unavailable', message: 'maestro is shutting down'})
     await user.click(screen.getByTestId('new-session'))
     expect(await screen.findByTestId('toast')).toHaveTextContent('maestro is shutting down')
     expect(sessionItems()).toHaveLength(3)
@@ -39,7 +39,7 @@ describe('selecting', () => {
   it('clicking a session opens it', async () => {
     const {backend, user} = await renderApp({sessions: three()})
     await user.click(within(sessionItem('s3')).getByTestId('session-title'))
-    expect(backend.App.OpenSession).toHaveBeenLastCalledWith('s3')
+    expect(backend.Sessions.Open).toHaveBeenLastCalledWith('s3')
     expect(sessionItem('s3')).toHaveAttribute('data-active', 'true')
     expect(screen.getByTestId('chat-title')).toHaveTextContent('Old notes')
   })
@@ -54,8 +54,8 @@ describe('renaming', () => {
     expect(input).toHaveFocus()
     await user.clear(input)
     await user.type(input, '  Parser v2  {Enter}')
-    expect(backend.App.RenameSession).toHaveBeenCalledWith('s2', 'Parser v2')
-    expect(backend.App.RenameSession).toHaveBeenCalledTimes(1)
+    expect(backend.Sessions.Rename).toHaveBeenCalledWith('s2', 'Parser v2')
+    expect(backend.Sessions.Rename).toHaveBeenCalledTimes(1)
     expect(screen.queryByTestId('rename-input')).not.toBeInTheDocument()
     expect(within(sessionItem('s2')).getByTestId('session-title')).toHaveTextContent('Parser v2')
   })
@@ -65,7 +65,7 @@ describe('renaming', () => {
     await user.dblClick(within(sessionItem('s1')).getByTestId('session-title'))
     await user.type(screen.getByTestId('rename-input'), ' and Porto{Escape}')
     expect(screen.queryByTestId('rename-input')).not.toBeInTheDocument()
-    expect(backend.App.RenameSession).not.toHaveBeenCalled()
+    expect(backend.Sessions.Rename).not.toHaveBeenCalled()
     expect(within(sessionItem('s1')).getByTestId('session-title')).toHaveTextContent('Trip to Lisbon')
   })
 
@@ -74,7 +74,7 @@ describe('renaming', () => {
     await user.click(screen.getByRole('button', {name: 'Rename “Old notes”'}))
     await user.clear(screen.getByTestId('rename-input'))
     await user.keyboard('   {Enter}')
-    expect(backend.App.RenameSession).not.toHaveBeenCalled()
+    expect(backend.Sessions.Rename).not.toHaveBeenCalled()
     expect(within(sessionItem('s3')).getByTestId('session-title')).toHaveTextContent('Old notes')
   })
 
@@ -83,12 +83,12 @@ describe('renaming', () => {
     await user.click(screen.getByRole('button', {name: 'Rename “Old notes”'}))
     await user.type(screen.getByTestId('rename-input'), ' (2019)')
     await user.click(screen.getByTestId('composer'))
-    expect(backend.App.RenameSession).toHaveBeenCalledWith('s3', 'Old notes (2019)')
+    expect(backend.Sessions.Rename).toHaveBeenCalledWith('s3', 'Old notes (2019)')
   })
 
   it('a failed rename puts the old title back and shows a toast', async () => {
     const {backend, user} = await renderApp({sessions: three()})
-    backend.App.RenameSession.mockRejectedValueOnce({kind: 'invalid', message: 'session title has 201 characters, at most 200 allowed'})
+    backend.Sessions.Rename.mockRejectedValueOnce({kind: 'invalid', message: 'session title has 201 characters, at most 200 allowed'})
     await user.dblClick(within(sessionItem('s1')).getByTestId('session-title'))
     await user.type(screen.getByTestId('rename-input'), '!{Enter}')
     expect(await screen.findByTestId('toast')).toHaveTextContent('at most 200 allowed')
@@ -103,12 +103,12 @@ describe('deleting', () => {
     await user.click(screen.getByRole('button', {name: 'Delete “Trip to Lisbon”'}))
     const dialog = screen.getByRole('alertdialog')
     expect(dialog).toHaveTextContent('Trip to Lisbon')
-    expect(backend.App.DeleteSession).not.toHaveBeenCalled()
+    expect(backend.Sessions.Delete).not.toHaveBeenCalled()
     await user.click(screen.getByTestId('confirm-delete'))
-    expect(backend.App.DeleteSession).toHaveBeenCalledWith('s1')
+    expect(backend.Sessions.Delete).toHaveBeenCalledWith('s1')
     await waitFor(() => expect(screen.queryByRole('alertdialog')).not.toBeInTheDocument())
     expect(titles()).toEqual(['Refactor the parser', 'Old notes'])
-    expect(backend.App.OpenSession).toHaveBeenLastCalledWith('s2')
+    expect(backend.Sessions.Open).toHaveBeenLastCalledWith('s2')
     expect(sessionItem('s2')).toHaveAttribute('data-active', 'true')
   })
 
@@ -119,7 +119,7 @@ describe('deleting', () => {
     await user.click(screen.getByRole('button', {name: 'Delete “Old notes”'}))
     await user.keyboard('{Escape}')
     expect(screen.queryByRole('alertdialog')).not.toBeInTheDocument()
-    expect(backend.App.DeleteSession).not.toHaveBeenCalled()
+    expect(backend.Sessions.Delete).not.toHaveBeenCalled()
     expect(sessionItems()).toHaveLength(3)
   })
 
@@ -133,7 +133,7 @@ describe('deleting', () => {
 
   it('a failed delete keeps the session and shows a toast', async () => {
     const {backend, user} = await renderApp({sessions: three()})
-    backend.App.DeleteSession.mockRejectedValueOnce(new Error('database is closed'))
+    backend.Sessions.Delete.mockRejectedValueOnce(new Error('database is closed'))
     await user.click(screen.getByRole('button', {name: 'Delete “Old notes”'}))
     await user.click(screen.getByTestId('confirm-delete'))
     expect(await screen.findByTestId('toast')).toHaveTextContent('database is closed')
@@ -150,7 +150,7 @@ describe('navigation', () => {
       expect(within(accounts).getByRole('heading', {name})).toBeInTheDocument()
       expect(await within(accounts).findByRole('button', {name: `Sign in to ${name}`})).toBeInTheDocument()
     }
-    expect(backend.App.Accounts).toHaveBeenCalled()
+    expect(backend.Accounts.List).toHaveBeenCalled()
     expect(accounts).toHaveTextContent("Anthropic's terms restrict using subscription sign-in")
     expect(accounts).toHaveTextContent("Google's terms restrict using subscription sign-in")
 
@@ -162,7 +162,7 @@ describe('navigation', () => {
     expect(screen.getByTestId('settings-datadir')).toHaveTextContent('/home/ada/.local/share/maestro')
     expect(screen.getByTestId('settings-version')).toHaveTextContent('0.1.0-test')
     expect(await screen.findByTestId('keychain-status')).toHaveTextContent('Available')
-    expect(backend.App.KeychainStatus).toHaveBeenCalled()
+    expect(backend.Settings.KeychainStatus).toHaveBeenCalled()
 
     await user.click(within(sessionItem('s2')).getByTestId('session-title'))
     expect(screen.getByTestId('chat-title')).toHaveTextContent('Refactor the parser')

@@ -3,8 +3,8 @@ import type {ProviderModels} from '../api/types'
 import {chatBlocker} from './blocker'
 
 const list = (patch: Partial<Record<string, Partial<ProviderModels>>> = {}): ProviderModels[] => [
-  {provider: 'anthropic', displayName: 'Claude', available: true, models: [{id: 'claude-sonnet-4-6', name: 'Claude Sonnet 4.6'}], ...patch.anthropic},
-  {provider: 'openai', displayName: 'ChatGPT', available: false, models: [{id: 'gpt-5.5', name: 'GPT-5.5'}], ...patch.openai},
+  {provider: 'anthropic', displayName: 'Claude', available: true, source: 'builtin', models: [{id: 'claude-sonnet-4-6', name: 'Claude Sonnet 4.6'}], ...patch.anthropic},
+  {provider: 'openai', displayName: 'ChatGPT', available: false, source: 'builtin', models: [{id: 'gpt-5.5', name: 'GPT-5.5'}], ...patch.openai},
 ]
 
 describe('chatBlocker', () => {

@@ -50,7 +50,7 @@ function validFormat(format: FormField['format'], v: string): boolean {
   }
 }
 
-const FORMAT_NAMES = {email: 'an email address', uri: 'a URL', date: 'a date (YYYY-MM-DD)', 'date-time': 'a date and time'}
+const FORMAT_NAMES: Record<string, string> = {email: 'an email address', uri: 'a URL', date: 'a date (YYYY-MM-DD)', 'date-time': 'a date and time'}
 
 /** The problem with one field's value, or '' when it is fine. */
 export function fieldError(f: FormField, v: FieldValue | undefined): string {

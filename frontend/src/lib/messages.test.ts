@@ -1,4 +1,5 @@
 import {describe, expect, it} from 'vitest'
+import type {MessageStatus} from '../api/types'
 import {message} from '../test/fakeBackend'
 import {
   afterEdit,
@@ -54,20 +55,20 @@ describe('visible messages', () => {
   const base = {seq: 1, createdAt: 1, parts: [{type: 'text', text: 'x'}]}
   it('leaves out tool messages, superseded attempts and the streaming checkpoint of the live run', () => {
     const list = [
-      {...base, id: 'u', role: 'user' as const, status: 'complete'},
-      {...base, id: 's', role: 'assistant' as const, status: 'superseded'},
-      {...base, id: 't', role: 'tool' as const, status: 'complete'},
-      {...base, id: 'c', role: 'assistant' as const, status: 'streaming', runId: 'r1'},
+      {...base, id: 'u', role: 'user' as const, status: 'complete' as const},
+      {...base, id: 's', role: 'assistant' as const, status: 'superseded' as const},
+      {...base, id: 't', role: 'tool' as const, status: 'complete' as const},
+      {...base, id: 'c', role: 'assistant' as const, status: 'streaming' as const, runId: 'r1'},
     ]
     expect(visibleMessages(list, 'r1').map((m) => m.id)).toEqual(['u'])
     expect(visibleMessages(list).map((m) => m.id)).toEqual(['u', 'c'])
   })
 
   it('knows a failure with nothing else to show', () => {
-    const fail = {id: 'f', seq: 2, role: 'assistant' as const, status: 'failed', error: 'x', parts: [], createdAt: 1}
+    const fail = {id: 'f', seq: 2, role: 'assistant' as const, status: 'failed' as const, error: 'x', parts: [], createdAt: 1}
     expect(isBareFailure(fail)).toBe(true)
     expect(isBareFailure({...fail, parts: [{type: 'text', text: 'partial'}]})).toBe(false)
-    expect(isBareFailure({...fail, status: 'complete'})).toBe(false)
+    expect(isBareFailure({...fail, status: 'complete' as const})).toBe(false)
   })
 
   it('reads reasoning and removes by id', () => {
@@ -90,7 +91,7 @@ describe('visible messages', () => {
 })
 
 describe('a turn left unfinished', () => {
-  const m = (id: string, seq: number, role: 'user' | 'assistant' | 'tool', status: string, parts: {type: string; text?: string}[] = [{type: 'text', text: id}]) =>
+  const m = (id: string, seq: number, role: 'user' | 'assistant' | 'tool', status: MessageStatus, parts: {type: string; text?: string}[] = [{type: 'text', text: id}]) =>
     ({id, seq, role, status, parts, createdAt: seq})
   const user = m('u', 1, 'user', 'complete')
   const calls = m('a', 2, 'assistant', 'complete', [{type: 'tool_call'}])

@@ -15,18 +15,18 @@ const msg = (id: string, role: Message['role'], parts: Message['parts']): Messag
 })
 
 describe('tool cards', () => {
-  it('reads a result nested or flat on the part', () => {
-    expect(toolResultOf({type: 'tool_result', callId: 'c1', result: {successful: true, data: '{"a":1}', durationMs: 40}})).toEqual({
+  it('reads the result of a tool_result part', () => {
+    expect(toolResultOf({type: 'tool_result', callId: 'c1', result: {callId: 'c1', name: 'fs.read', successful: true, data: '{"a":1}', durationMs: 40}})).toEqual({
       successful: true, data: '{"a":1}', error: undefined, truncated: undefined, durationMs: 40, attachments: undefined, raw: undefined,
     })
-    expect(toolResultOf({type: 'tool_result', callId: 'c1', successful: false, error: 'boom'})).toMatchObject({successful: false, error: 'boom'})
+    expect(toolResultOf({type: 'tool_result', callId: 'c1'})).toMatchObject({successful: false, error: undefined})
     expect(toolResultOf({type: 'text', text: 'x'})).toBeNull()
   })
 
   it('pairs results with calls by call id across messages', () => {
     const messages = [
       msg('a', 'assistant', [{type: 'tool_call', callId: 'c1', name: 'fs.read'}, {type: 'tool_call', callId: 'c2', name: 'fs.list'}]),
-      msg('t', 'tool', [{type: 'tool_result', callId: 'c2', result: {successful: true}}]),
+      msg('t', 'tool', [{type: 'tool_result', callId: 'c2', result: {callId: 'c2', name: 'fs.list', successful: true}}]),
     ]
     const results = pairToolResults(messages)
     expect([...results.keys()]).toEqual(['c2'])

@@ -23,10 +23,10 @@ export function isToolActive(s: ToolStatus): boolean {
   return s === 'preparing' || s === 'pending' || s === 'running'
 }
 
-/** The envelope of a tool_result part, nested as result or flat on the part. */
+/** The envelope of a tool_result part. */
 export function toolResultOf(part: Part): ToolResult | null {
   if (part.type !== 'tool_result') return null
-  const r = part.result ?? part
+  const r: Partial<ToolResult> = part.result ?? {}
   return {
     successful: !!r.successful,
     data: r.data || undefined,

@@ -29,7 +29,7 @@ describe('accounts store', () => {
     const backend = installFakeBackend()
     const stop = syncAccounts()
     await st().signIn('openai')
-    expect(backend.App.SignIn).toHaveBeenCalledWith('openai')
+    expect(backend.Accounts.SignIn).toHaveBeenCalledWith('openai')
     const login = st().logins.openai!
     expect(login).toMatchObject({loginId: 'login-1', status: 'waiting', manual: false})
     expect(login.authUrl).toContain('https://auth.example/openai/')
@@ -47,7 +47,7 @@ describe('accounts store', () => {
   it('keeps the outcome of a sign-in that ends before SignIn answers', async () => {
     const backend = installFakeBackend()
     syncAccounts()
-    backend.App.SignIn.mockImplementationOnce(async () => {
+    backend.Accounts.SignIn.mockImplementationOnce(async () => {
       backend.emitLogin({loginId: 'login-9', provider: 'gemini', status: 'waiting'})
       backend.emitLogin({loginId: 'login-9', provider: 'gemini', status: 'signed_in', account: {provider: 'gemini', method: 'oauth', email: 'g@example.com'}})
       return {loginId: 'login-9', provider: 'gemini', authUrl: 'https://auth.example/g', manual: false}
@@ -63,7 +63,7 @@ describe('accounts store', () => {
     await st().signIn('anthropic')
     expect(st().logins.anthropic?.manual).toBe(true)
     await st().cancelSignIn('anthropic')
-    expect(backend.App.CancelSignIn).toHaveBeenCalledWith('login-1')
+    expect(backend.Accounts.CancelSignIn).toHaveBeenCalledWith('login-1')
     expect(st().logins.anthropic).toBeUndefined()
     expect(st().errors.anthropic).toBeUndefined()
     expect(useToasts.getState().toasts).toHaveLength(0)
@@ -72,15 +72,15 @@ describe('accounts store', () => {
   it('sends a cancel pressed before SignIn answered once it does', async () => {
     const backend = installFakeBackend()
     const answer = deferred<Login>()
-    backend.App.SignIn.mockImplementationOnce(() => answer.promise)
+    backend.Accounts.SignIn.mockImplementationOnce(() => answer.promise)
     const started = st().signIn('gemini')
     expect(st().logins.gemini?.status).toBe('starting')
     await st().cancelSignIn('gemini')
-    expect(backend.App.CancelSignIn).not.toHaveBeenCalled()
+    expect(backend.Accounts.CancelSignIn).not.toHaveBeenCalled()
     backend.state.logins.set('login-5', 'gemini')
     answer.resolve({loginId: 'login-5', provider: 'gemini', authUrl: 'https://auth.example/g', manual: false})
     await started
-    expect(backend.App.CancelSignIn).toHaveBeenCalledWith('login-5')
+    expect(backend.Accounts.CancelSignIn).toHaveBeenCalledWith('login-5')
     expect(st().logins.gemini).toBeUndefined()
   })
 
@@ -97,7 +97,7 @@ describe('accounts store', () => {
 
   it('reports a SignIn that is refused', async () => {
     const backend = installFakeBackend()
-    backend.App.SignIn.mockRejectedValueOnce({kind: 'unavailable', message: 'keychain unavailable: unlock the login keyring'})
+    backend.Accounts.SignIn.mockRejectedValueOnce({kind: 'unavailable', message: 'keychain unavailable: unlock the login keyring'})
     await st().signIn('openai')
     expect(st().logins.openai).toBeUndefined()
     expect(st().errors.openai).toBe('keychain unavailable: unlock the login keyring')
@@ -117,7 +117,7 @@ describe('accounts store', () => {
   it('saves an API key and keeps only the masked hint', async () => {
     const backend = installFakeBackend()
     expect(await st().saveKey('openai', '   ')).toBe(false)
-    expect(backend.App.SetAPIKey).not.toHaveBeenCalled()
+    expect(backend.Accounts.SetAPIKey).not.toHaveBeenCalled()
     expect(st().errors.openai).toBe('Paste an API key first.')
 
     expect(await st().saveKey('openai', 'sk-proj-abcdefghijklmnopqrstwxyz')).toBe(true)
@@ -128,7 +128,7 @@ describe('accounts store', () => {
 
   it('reports a refused API key', async () => {
     const backend = installFakeBackend()
-    backend.App.SetAPIKey.mockRejectedValueOnce({kind: 'invalid', message: 'the API key has spaces or line breaks inside'})
+    backend.Accounts.SetAPIKey.mockRejectedValueOnce({kind: 'invalid', message: 'the API key has spaces or line breaks inside'})
     expect(await st().saveKey('anthropic', 'sk-ant abc')).toBe(false)
     expect(st().errors.anthropic).toBe('the API key has spaces or line breaks inside')
     expect(st().busy.anthropic).toBeUndefined()
@@ -138,8 +138,8 @@ describe('accounts store', () => {
     const backend = installFakeBackend({accounts: [chatgpt]})
     await st().load()
     await st().signOut('openai')
-    expect(backend.App.SignOut).toHaveBeenCalledWith('openai')
-    expect(backend.App.Accounts).toHaveBeenCalledTimes(2)
+    expect(backend.Accounts.SignOut).toHaveBeenCalledWith('openai')
+    expect(backend.Accounts.List).toHaveBeenCalledTimes(2)
     expect(st().accounts.openai).toBeUndefined()
   })
 })

@@ -27,10 +27,10 @@ describe('chat store: edit and resend', () => {
   it('replaces the edited message and what followed with the new version, and follows its run', async () => {
     const backend = await opened()
     expect(await st().editAndResend('s1', 3, 'What about shoes?')).toBe(true)
-    expect(backend.App.EditAndResend).toHaveBeenCalledWith('s1', 3, 'What about shoes?')
+    expect(backend.Chat.EditAndResend).toHaveBeenCalledWith('s1', 3, 'What about shoes?')
     expect(seqs()).toEqual([1, 2, 5])
     expect(st().messages[2].branch).toEqual({index: 1, count: 2, prev: 3, next: 0})
-    const runId = (await backend.App.EditAndResend.mock.results[0].value).runId
+    const runId = (await backend.Chat.EditAndResend.mock.results[0].value).runId
     expect(useRuns.getState().active.s1).toBe(runId)
     expect(st().sending.s1).toBeUndefined()
   })
@@ -39,7 +39,7 @@ describe('chat store: edit and resend', () => {
     const backend = await opened()
     const added: Message = {...message('m5', 5, 'user', 'What about shoes?'), branch: {index: 1, count: 2, prev: 3, next: 0}}
     const reply: Message = {...message('m6', 6, 'assistant', 'Walking shoes.'), runId: 'run-e'}
-    backend.App.EditAndResend.mockImplementationOnce(async () => {
+    backend.Chat.EditAndResend.mockImplementationOnce(async () => {
       // message:saved events can overtake the answer to the call.
       st().receive('s1', added)
       st().receive('s1', reply)
@@ -57,18 +57,18 @@ describe('chat store: edit and resend', () => {
     expect(await st().editAndResend('s1', 3, '  ')).toBe(false)
     useChat.setState({sending: {s1: true}})
     expect(await st().editAndResend('s1', 3, 'x')).toBe(false)
-    expect(backend.App.EditAndResend).not.toHaveBeenCalled()
+    expect(backend.Chat.EditAndResend).not.toHaveBeenCalled()
     expect(seqs()).toEqual([1, 2, 3, 4])
   })
 
   it('a refused edit changes nothing and says why', async () => {
     const backend = await opened()
-    backend.App.EditAndResend.mockImplementationOnce(async () => Promise.reject({kind: 'invalid', message: 'only your own messages can be edited'}))
+    backend.Chat.EditAndResend.mockImplementationOnce(async () => Promise.reject({kind: 'invalid', message: 'only your own messages can be edited'}))
     expect(await st().editAndResend('s1', 2, 'x')).toBe(false)
     expect(seqs()).toEqual([1, 2, 3, 4])
     expect(useToasts.getState().toasts.map((t) => t.message).join()).toContain('only your own messages can be edited')
 
-    backend.App.EditAndResend.mockImplementationOnce(async () => Promise.reject({kind: 'auth_required', message: 'sign in to Claude'}))
+    backend.Chat.EditAndResend.mockImplementationOnce(async () => Promise.reject({kind: 'auth_required', message: 'sign in to Claude'}))
     expect(await st().editAndResend('s1', 3, 'x')).toBe(false)
     expect(useRuns.getState().notices.s1?.message).toBe('sign in to Claude')
   })
@@ -83,7 +83,7 @@ describe('chat store: switching branches', () => {
     backend.state.sessions[0].title = 'Lisbon in June'
     useRuns.setState({failures: {s1: {runId: 'run-old', kind: 'unavailable', message: 'overloaded'}}})
     await st().switchBranch('s1', 5)
-    expect(backend.App.SwitchBranch).toHaveBeenCalledWith('s1', 5)
+    expect(backend.Chat.SwitchBranch).toHaveBeenCalledWith('s1', 5)
     expect(seqs()).toEqual([1, 5])
     expect(useRuns.getState().failures.s1).toBeUndefined()
     expect(useSessions.getState().sessions.find((s) => s.id === 's1')?.title).toBe('Lisbon in June')
@@ -94,7 +94,7 @@ describe('chat store: switching branches', () => {
     const backend = await opened({branches: {s1: {5: other}}})
     useRuns.setState({active: {s1: 'run-1'}})
     await st().switchBranch('s1', 5)
-    expect(backend.App.SwitchBranch).not.toHaveBeenCalled()
+    expect(backend.Chat.SwitchBranch).not.toHaveBeenCalled()
     expect(seqs()).toEqual([1, 2, 3, 4])
   })
 

@@ -12,7 +12,7 @@ describe('shortcuts and the menu', () => {
     press('k', {ctrlKey: true})
     await waitFor(() => expect(screen.getByRole('searchbox')).toHaveFocus())
     press('n', {ctrlKey: true})
-    await waitFor(() => expect(backend.App.CreateSession).toHaveBeenCalledTimes(1))
+    await waitFor(() => expect(backend.Sessions.Create).toHaveBeenCalledTimes(1))
   })
 
   it('quit and full screen go to the window', async () => {
@@ -33,7 +33,7 @@ describe('shortcuts and the menu', () => {
     backend.emit('menu:command', 'new-chat')
     press('n', {ctrlKey: true})
     backend.emit('menu:command', 'quit')
-    expect(backend.App.CreateSession).not.toHaveBeenCalled()
+    expect(backend.Sessions.Create).not.toHaveBeenCalled()
     await waitFor(() => expect(backend.Window.Quit).toHaveBeenCalledTimes(1))
     await user.click(screen.getByTestId('about-close'))
     expect(screen.queryByTestId('about-dialog')).not.toBeInTheDocument()

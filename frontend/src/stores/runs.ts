@@ -130,7 +130,7 @@ export const useRuns = create<RunsState>()((set, get) => ({
 
 /** Feeds every chat event to the runs store; returns the unsubscribe. */
 export function syncRuns(): () => void {
-  return onChatEvents((name, payload) => useRuns.getState().handle(name, payload))
+  return onChatEvents((e) => useRuns.getState().handle(e.name, e.payload))
 }
 
 /** The running run of sessionId, or undefined. */

@@ -1,5 +1,6 @@
 import {create} from 'zustand'
-import {settingsApi, type ThemeChoice, windowApi} from '../api/client'
+import {settingsApi, windowApi} from '../api/client'
+import type {ThemeChoice} from '../api/contract.gen'
 import {toastError} from './toasts'
 
 /** The key index.html reads to draw the first frame in the right theme. */

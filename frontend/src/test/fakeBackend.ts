@@ -1,5 +1,5 @@
 // An in-memory stand-in for the Go side, installed where the generated
-// bindings look for it: window.go.app.App and window.runtime.
+// bindings look for it: window.go.app.<service> and window.runtime.
 
 import {vi} from 'vitest'
 import type {Account, KeychainStatus, LoginEvent, Message, ProviderId, ProviderModels, Session, Status} from '../api/types'
@@ -17,7 +17,7 @@ export const NOW = Date.now()
 
 export function session(id: string, title: string, minutesAgo = 0): Session {
   const t = NOW - minutesAgo * 60_000
-  return {id, title, provider: '', model: '', createdAt: t, updatedAt: t}
+  return {id, title, provider: '', model: '', createdAt: t, updatedAt: t, toolsRevision: 0}
 }
 
 export function message(id: string, seq: number, role: Message['role'], text: string): Message {
@@ -46,9 +46,9 @@ export interface FakeOptions {
 }
 
 export const DEFAULT_MODELS: ProviderModels[] = [
-  {provider: 'gemini', displayName: 'Gemini', available: true, models: [{id: 'gemini-2.5-pro', name: 'Gemini 2.5 Pro'}, {id: 'gemini-2.5-flash', name: 'Gemini 2.5 Flash'}]},
-  {provider: 'anthropic', displayName: 'Claude', available: true, models: [{id: 'claude-sonnet-4-5', name: 'Claude Sonnet 4.5'}]},
-  {provider: 'openai', displayName: 'ChatGPT', available: false, models: [{id: 'gpt-5', name: 'GPT-5'}]},
+  {provider: 'gemini', displayName: 'Gemini', available: true, source: 'builtin', models: [{id: 'gemini-2.5-pro', name: 'Gemini 2.5 Pro'}, {id: 'gemini-2.5-flash', name: 'Gemini 2.5 Flash'}]},
+  {provider: 'anthropic', displayName: 'Claude', available: true, source: 'builtin', models: [{id: 'claude-sonnet-4-5', name: 'Claude Sonnet 4.5'}]},
+  {provider: 'openai', displayName: 'ChatGPT', available: false, source: 'builtin', models: [{id: 'gpt-5', name: 'GPT-5'}]},
 ]
 
 type Listener = (...data: unknown[]) => void
@@ -79,40 +79,32 @@ export function installFakeBackend(opts: FakeOptions = {}) {
     return {messages, earlierBefore: messages.length < older.length ? messages[0].seq : 0}
   }
 
-  const App = {
-    Status: vi.fn(
-      async (): Promise<Status> => ({
-        version: '0.1.0-test',
-        dataDir: '/home/ada/.local/share/maestro',
-        dataFile: '/home/ada/.local/share/maestro/maestro.db',
-        ...opts.status,
-        lastSessionId: state.lastSessionId,
-      }),
-    ),
-    ListSessions: vi.fn(async () => [...state.sessions].sort((a, b) => b.updatedAt - a.updatedAt)),
-    CreateSession: vi.fn(async (title: string) => {
+  // app.Sessions
+  const Sessions = {
+    List: vi.fn(async () => [...state.sessions].sort((a, b) => b.updatedAt - a.updatedAt)),
+    Create: vi.fn(async (title: string) => {
       const s = {...session(`new-${nextId++}`, title.trim() || 'New chat'), updatedAt: Date.now() + nextId}
       state.sessions.push(s)
       return s
     }),
-    RenameSession: vi.fn(async (id: string, title: string) => {
+    Rename: vi.fn(async (id: string, title: string) => {
       const s = find(id)
       if (!s) return notFound(id)
       s.title = title
       return {...s}
     }),
-    DeleteSession: vi.fn(async (id: string) => {
+    Delete: vi.fn(async (id: string) => {
       if (!find(id)) return notFound(id)
       state.sessions = state.sessions.filter((s) => s.id !== id)
       delete state.messages[id]
     }),
-    OpenSession: vi.fn(async (id: string) => {
+    Open: vi.fn(async (id: string) => {
       const s = find(id)
       if (!s) return notFound(id)
       state.lastSessionId = id
       return {session: {...s}, ...page(id, Infinity)}
     }),
-    OpenSessionAt: vi.fn(async (id: string, _seq: number) => {
+    OpenAt: vi.fn(async (id: string, _seq: number) => {
       const s = find(id)
       if (!s) return notFound(id)
       state.lastSessionId = id
@@ -122,6 +114,28 @@ export function installFakeBackend(opts: FakeOptions = {}) {
       if (!find(id)) return notFound(id)
       return page(id, before)
     }),
+    Search: vi.fn(async (query: string) => {
+      const q = query.trim().toLowerCase()
+      if (!q) return []
+      const hits = []
+      for (const s of [...state.sessions].sort((a, b) => b.updatedAt - a.updatedAt)) {
+        const titleMatch = s.title.toLowerCase().includes(q)
+        const m = [...(state.messages[s.id] ?? [])]
+          .reverse()
+          .find((m) => m.parts.some((p) => p.type === 'text' && (p.text ?? '').toLowerCase().includes(q)))
+        if (!titleMatch && !m) continue
+        const text = m?.parts.find((p) => p.type === 'text')?.text ?? s.title
+        hits.push({sessionId: s.id, title: s.title, snippet: text, seq: m?.seq ?? 0, updatedAt: s.updatedAt, titleMatch})
+      }
+      hits.sort((a, b) => Number(b.titleMatch) - Number(a.titleMatch))
+      return hits.map(({titleMatch: _t, ...h}) => h)
+    }),
+    Export: vi.fn(async (id: string, format: string) => `${format}:${id}`),
+    ExportToFile: vi.fn(async (id: string, format: string) => `/home/me/${id}.${format === 'json' ? 'json' : 'md'}`),
+  }
+
+  // app.Chat
+  const Chat = {
     SendMessage: vi.fn(async (id: string, text: string) => {
       if (!find(id)) return notFound(id)
       const list = (state.messages[id] ??= [])
@@ -186,18 +200,11 @@ export function installFakeBackend(opts: FakeOptions = {}) {
     ListModels: vi.fn(async () => structuredClone(opts.models ?? DEFAULT_MODELS)),
     RefreshModels: vi.fn(async () => {}),
     ActiveRun: vi.fn(async (id: string) => state.activeRuns[id] ?? ''),
-    KeychainStatus: vi.fn(async () => opts.keychain ?? {available: true, message: 'The system keychain is available.'}),
-    Accounts: vi.fn(async () => state.accounts.map((a) => ({...a}))),
-    DefaultModel: vi.fn(async () => ({provider: '', model: ''})),
-    Theme: vi.fn(async () => state.theme),
-    SetTheme: vi.fn(async (theme: string) => {
-      if (!['system', 'light', 'dark'].includes(theme)) return Promise.reject({kind: 'invalid', message: `the theme is system, light or dark, not "${theme}"`})
-      state.theme = theme
-      return theme
-    }),
-    SetDefaultModel: vi.fn(async (provider: string, model: string) => ({provider, model})),
-    // No connectors unless installFakeConnectors sets some up.
-    ListConnectors: vi.fn(async () => []),
+  }
+
+  // app.Accounts
+  const Accounts = {
+    List: vi.fn(async () => state.accounts.map((a) => ({...a}))),
     SignIn: vi.fn(async (provider: ProviderId) => {
       const loginId = `login-${nextId++}`
       state.logins.set(loginId, provider)
@@ -227,24 +234,34 @@ export function installFakeBackend(opts: FakeOptions = {}) {
     RemoveAPIKey: vi.fn(async (provider: ProviderId) => {
       state.accounts = state.accounts.filter((a) => !(a.provider === provider && a.method === 'apikey'))
     }),
-    SearchSessions: vi.fn(async (query: string) => {
-      const q = query.trim().toLowerCase()
-      if (!q) return []
-      const hits = []
-      for (const s of [...state.sessions].sort((a, b) => b.updatedAt - a.updatedAt)) {
-        const titleMatch = s.title.toLowerCase().includes(q)
-        const m = [...(state.messages[s.id] ?? [])]
-          .reverse()
-          .find((m) => m.parts.some((p) => p.type === 'text' && (p.text ?? '').toLowerCase().includes(q)))
-        if (!titleMatch && !m) continue
-        const text = m?.parts.find((p) => p.type === 'text')?.text ?? s.title
-        hits.push({sessionId: s.id, title: s.title, snippet: text, seq: m?.seq ?? 0, updatedAt: s.updatedAt, titleMatch})
-      }
-      hits.sort((a, b) => Number(b.titleMatch) - Number(a.titleMatch))
-      return hits.map(({titleMatch: _t, ...h}) => h)
+  }
+
+  // app.Settings
+  const Settings = {
+    Status: vi.fn(
+      async (): Promise<Status> => ({
+        version: '0.1.0-test',
+        dataDir: '/home/ada/.local/share/maestro',
+        dataFile: '/home/ada/.local/share/maestro/maestro.db',
+        ...opts.status,
+        lastSessionId: state.lastSessionId,
+      }),
+    ),
+    KeychainStatus: vi.fn(async () => opts.keychain ?? {available: true, message: 'The system keychain is available.'}),
+    DefaultModel: vi.fn(async () => ({provider: '', model: ''})),
+    Theme: vi.fn(async () => state.theme),
+    SetTheme: vi.fn(async (theme: string) => {
+      if (!['system', 'light', 'dark'].includes(theme)) return Promise.reject({kind: 'invalid', message: `the theme is system, light or dark, not "${theme}"`})
+      state.theme = theme
+      return theme
     }),
-    ExportSession: vi.fn(async (id: string, format: string) => `${format}:${id}`),
-    ExportSessionToFile: vi.fn(async (id: string, format: string) => `/home/me/${id}.${format === 'json' ? 'json' : 'md'}`),
+    SetDefaultModel: vi.fn(async (provider: string, model: string) => ({provider, model})),
+  }
+
+  // app.Connectors
+  const Connectors = {
+    // No connectors unless installFakeConnectors sets some up.
+    List: vi.fn(async () => []),
   }
 
   /** Fires an auth:login event as Go would, ending the fake login on a terminal status. */
@@ -277,11 +294,15 @@ export function installFakeBackend(opts: FakeOptions = {}) {
   }
 
   const w = window as unknown as {go: unknown; runtime: unknown}
-  w.go = {app: {App, Window}}
+  w.go = {app: {Sessions, Chat, Accounts, Settings, Connectors, Window}}
   w.runtime = runtime
 
   return {
-    App,
+    Sessions,
+    Chat,
+    Accounts,
+    Settings,
+    Connectors,
     Window,
     runtime,
     state,

@@ -22,6 +22,9 @@ export function connector(id: string, name: string, patch: Partial<Connector> = 
     toolCount: 3,
     stderrTail: [],
     needsSignIn: false,
+    trustReadOnlyHints: false,
+    newChats: false,
+    version: 0,
     ...patch,
   }
 }
@@ -59,8 +62,8 @@ export function installFakeConnectors(backend: FakeBackend, opts: FakeConnectorO
   const panel = (sid: string) => (state.tools[sid] ??= {revision: 0, connectors: [], roots: []})
 
   const methods = {
-    ListConnectors: vi.fn(async () => structuredClone(state.connectors)),
-    SaveConnector: vi.fn(async (input: ConnectorInput) => {
+    List: vi.fn(async () => structuredClone(state.connectors)),
+    Save: vi.fn(async (input: ConnectorInput) => {
       if (!input.name?.trim()) return Promise.reject({kind: 'invalid', message: 'A name is required'})
       // As Go does: a secret argument's value goes to the keychain and the
       // argument keeps a reference (the whole argument here, for brevity).
@@ -81,32 +84,32 @@ export function installFakeConnectors(backend: FakeBackend, opts: FakeConnectorO
       state.connectors = [...state.connectors.filter((c) => c.id !== base.id), base]
       return structuredClone(base)
     }),
-    DeleteConnector: vi.fn(async (id: string) => {
+    Delete: vi.fn(async (id: string) => {
       if (!state.connectors.some((c) => c.id === id)) return notFound(`connector ${id}`)
       state.connectors = state.connectors.filter((c) => c.id !== id)
     }),
-    SetConnectorEnabled: vi.fn(async (id: string, on: boolean) => {
+    SetEnabled: vi.fn(async (id: string, on: boolean) => {
       const c = state.connectors.find((x) => x.id === id)
       if (!c) return notFound(`connector ${id}`)
       c.enabled = on
       c.state = on ? 'starting' : 'stopped'
       return structuredClone(c)
     }),
-    RestartConnector: vi.fn(async (_id: string) => {}),
-    TestConnector: vi.fn(
+    Restart: vi.fn(async (_id: string) => {}),
+    Test: vi.fn(
       async (_input: ConnectorInput): Promise<TestResult> =>
         opts.test ?? {ok: true, state: 'ready', tools: [{name: 'echo', readOnly: false}], stderrTail: [], needsSignIn: false, durationMs: 42},
     ),
-    ConnectorLogs: vi.fn(async (_id: string) => [{time: Date.now(), source: 'stderr', text: 'server started'}]),
+    Logs: vi.fn(async (_id: string) => [{time: Date.now(), source: 'stderr', text: 'server started'}]),
     // Go's SuggestSecretArgs, roughly: tokens by prefix and --token=….
     SuggestSecretArgs: vi.fn(async (args: string[]) => args.flatMap((a, i) => (/^--token=.|^ghp_|^sk-/.test(a) ? [i] : []))),
     PickImportFile: vi.fn(async () => ''),
     PickExportFile: vi.fn(async () => ''),
-    ImportConnectors: vi.fn(async (_path: string): Promise<ImportReport> => ({summary: '', imported: 0, entries: []})),
-    ExportConnectors: vi.fn(async (_path: string) => state.connectors.length),
-    SignInConnector: vi.fn(async (_id: string) => {}),
-    CancelConnectorSignIn: vi.fn(async (_id: string) => {}),
-    SignOutConnector: vi.fn(async (_id: string) => {}),
+    Import: vi.fn(async (_path: string): Promise<ImportReport> => ({summary: '', imported: 0, entries: []})),
+    Export: vi.fn(async (_path: string) => state.connectors.length),
+    SignIn: vi.fn(async (_id: string) => {}),
+    CancelSignIn: vi.fn(async (_id: string) => {}),
+    SignOut: vi.fn(async (_id: string) => {}),
     SessionTools: vi.fn(async (sid: string) => ({sessionId: sid, ...structuredClone(panel(sid))})),
     SetSessionConnector: vi.fn(async (sid: string, id: string, on: boolean) => {
       const p = panel(sid)
@@ -134,7 +137,7 @@ export function installFakeConnectors(backend: FakeBackend, opts: FakeConnectorO
     }),
     PickFolder: vi.fn(async () => '/home/ada/projects'),
   }
-  Object.assign(backend.App, methods)
+  Object.assign(backend.Connectors, methods)
   useConnectors.setState(useConnectors.getInitialState(), true)
   useTools.setState(useTools.getInitialState(), true)
   return {

@@ -32,7 +32,7 @@ describe('editing a sent message', () => {
     await user.clear(input)
     await user.type(input, 'How do I get there?{Enter}')
 
-    expect(backend.App.EditAndResend).toHaveBeenCalledWith('s1', 1, 'How do I get there?')
+    expect(backend.Chat.EditAndResend).toHaveBeenCalledWith('s1', 1, 'How do I get there?')
     expect(screen.queryByTestId('message-edit-input')).not.toBeInTheDocument()
     expect(texts()).toEqual(['How do I get there?'])
     expect(screen.getByTestId('branch-position')).toHaveTextContent('2 / 2')
@@ -46,10 +46,10 @@ describe('editing a sent message', () => {
     await user.click(screen.getByTestId('message-edit'))
     const input = screen.getByTestId('message-edit-input')
     await user.type(input, '{Shift>}{Enter}{/Shift}In spring?')
-    expect(backend.App.EditAndResend).not.toHaveBeenCalled()
+    expect(backend.Chat.EditAndResend).not.toHaveBeenCalled()
     expect(input).toHaveValue('When should I go?\nIn spring?')
     await user.click(screen.getByTestId('message-edit-send'))
-    expect(backend.App.EditAndResend).toHaveBeenCalledWith('s1', 1, 'When should I go?\nIn spring?')
+    expect(backend.Chat.EditAndResend).toHaveBeenCalledWith('s1', 1, 'When should I go?\nIn spring?')
   })
 
   it('Esc and Cancel leave the message as it was', async () => {
@@ -62,8 +62,8 @@ describe('editing a sent message', () => {
     await user.click(screen.getByTestId('message-edit-cancel'))
     expect(screen.queryByTestId('message-edit-input')).not.toBeInTheDocument()
     expect(texts()).toEqual(['When should I go?', 'In May.'])
-    expect(backend.App.EditAndResend).not.toHaveBeenCalled()
-    expect(backend.App.StopRun).not.toHaveBeenCalled()
+    expect(backend.Chat.EditAndResend).not.toHaveBeenCalled()
+    expect(backend.Chat.StopRun).not.toHaveBeenCalled()
   })
 
   it('cannot send a blank version', async () => {
@@ -72,13 +72,13 @@ describe('editing a sent message', () => {
     await user.clear(screen.getByTestId('message-edit-input'))
     expect(screen.getByTestId('message-edit-send')).toBeDisabled()
     await user.type(screen.getByTestId('message-edit-input'), '   {Enter}')
-    expect(backend.App.EditAndResend).not.toHaveBeenCalled()
+    expect(backend.Chat.EditAndResend).not.toHaveBeenCalled()
   })
 
   it('is off while a reply streams, and comes back when it ends', async () => {
     const {backend, user} = await openChat()
     await user.type(screen.getByTestId('composer'), 'And in June?{Enter}')
-    const runId = (await backend.App.SendMessage.mock.results[0].value).runId as string
+    const runId = (await backend.Chat.SendMessage.mock.results[0].value).runId as string
     const edits = screen.getAllByTestId('message-edit')
     expect(edits).toHaveLength(2)
     edits.forEach((b) => expect(b).toBeDisabled())
@@ -90,15 +90,15 @@ describe('editing a sent message', () => {
     const {backend, user} = await openChat()
     await user.click(screen.getByTestId('message-edit'))
     await user.type(screen.getByTestId('composer'), 'And in June?{Enter}')
-    expect(backend.App.SendMessage).toHaveBeenCalled()
+    expect(backend.Chat.SendMessage).toHaveBeenCalled()
     expect(screen.getByTestId('message-edit-send')).toBeDisabled()
     await user.type(screen.getByTestId('message-edit-input'), '{Enter}')
-    expect(backend.App.EditAndResend).not.toHaveBeenCalled()
+    expect(backend.Chat.EditAndResend).not.toHaveBeenCalled()
   })
 
   it('a refused edit keeps the box and the text; a missing sign-in shows the notice', async () => {
     const {backend, user} = await openChat()
-    backend.App.EditAndResend.mockImplementationOnce(async () =>
+    backend.Chat.EditAndResend.mockImplementationOnce(async () =>
       Promise.reject({kind: 'auth_required', message: 'sign in to Claude in Accounts'}),
     )
     await user.click(screen.getByTestId('message-edit'))
@@ -107,7 +107,7 @@ describe('editing a sent message', () => {
     expect(screen.getByTestId('message-edit-input')).toHaveValue('When should I go? Soon?')
     expect(screen.getByTestId('message-edit-send')).toBeEnabled()
     expect(screen.getByText('In May.')).toBeInTheDocument()
-    expect(backend.App.EditAndResend).toHaveBeenCalledTimes(1)
+    expect(backend.Chat.EditAndResend).toHaveBeenCalledTimes(1)
   })
 })
 
@@ -125,13 +125,13 @@ describe('switching versions', () => {
     expect(screen.getByTestId('branch-position')).toHaveTextContent('2 / 2')
     expect(screen.getByTestId('branch-next')).toBeDisabled()
     await user.click(screen.getByTestId('branch-prev'))
-    expect(backend.App.SwitchBranch).toHaveBeenCalledWith('s1', 1)
+    expect(backend.Chat.SwitchBranch).toHaveBeenCalledWith('s1', 1)
     expect(await screen.findByText('In May.')).toBeInTheDocument()
     expect(screen.queryByText('By train.')).not.toBeInTheDocument()
     expect(screen.getByTestId('branch-position')).toHaveTextContent('1 / 2')
     expect(screen.getByTestId('branch-prev')).toBeDisabled()
     await user.click(screen.getByTestId('branch-next'))
-    expect(backend.App.SwitchBranch).toHaveBeenLastCalledWith('s1', 3)
+    expect(backend.Chat.SwitchBranch).toHaveBeenLastCalledWith('s1', 3)
     expect(await screen.findByText('By train.')).toBeInTheDocument()
   })
 
@@ -144,7 +144,7 @@ describe('switching versions', () => {
   it('a switch Go refuses shows a toast and keeps the view', async () => {
     const {backend, user} = await renderApp({sessions: [s1], ...opts})
     await screen.findByText('By train.')
-    backend.App.SwitchBranch.mockImplementationOnce(async () => Promise.reject({kind: 'conflict', message: 'a reply is still running'}))
+    backend.Chat.SwitchBranch.mockImplementationOnce(async () => Promise.reject({kind: 'conflict', message: 'a reply is still running'}))
     await user.click(screen.getByTestId('branch-prev'))
     expect(await screen.findByText(/a reply is still running/)).toBeInTheDocument()
     expect(screen.getByText('By train.')).toBeInTheDocument()

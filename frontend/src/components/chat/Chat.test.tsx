@@ -1,6 +1,6 @@
 import {act, fireEvent, screen, waitFor, within} from '@testing-library/react'
 import {describe, expect, it} from 'vitest'
-import type {Message} from '../../api/types'
+import type {Message, ProviderModels} from '../../api/types'
 import {type FakeBackend, type FakeOptions, NOW, message, session} from '../../test/fakeBackend'
 import {renderApp} from '../../test/render'
 
@@ -16,7 +16,7 @@ async function emit(backend: FakeBackend, name: string, payload: unknown) {
 async function startRun(opts: FakeOptions = {}) {
   const r = await renderApp({sessions: [s1], runs: true, ...opts})
   await r.user.type(screen.getByTestId('composer'), 'Plan my trip{Enter}')
-  const runId = (await r.backend.App.SendMessage.mock.results[0].value).runId as string
+  const runId = (await r.backend.Chat.SendMessage.mock.results[0].value).runId as string
   await emit(r.backend, 'run:started', {runId, sessionId: 's1'})
   return {...r, runId}
 }
@@ -66,7 +66,7 @@ describe('streaming reply', () => {
   it('Esc in the composer stops the reply', async () => {
     const {backend, user, runId} = await startRun()
     await user.type(screen.getByTestId('composer'), '{Escape}')
-    expect(backend.App.StopRun).toHaveBeenCalledWith(runId)
+    expect(backend.Chat.StopRun).toHaveBeenCalledWith(runId)
     expect(screen.getByTestId('stop')).toBeDisabled()
   })
 
@@ -74,7 +74,7 @@ describe('streaming reply', () => {
     const {backend, user, runId} = await startRun()
     ;(document.activeElement as HTMLElement).blur()
     await user.keyboard('{Escape}')
-    expect(backend.App.StopRun).toHaveBeenCalledTimes(1)
+    expect(backend.Chat.StopRun).toHaveBeenCalledTimes(1)
     await emit(backend, 'run:finished', {runId, sessionId: 's1', canceled: true})
     expect(screen.queryByTestId('stop')).not.toBeInTheDocument()
     expect(screen.queryByTestId('run-error')).not.toBeInTheDocument()
@@ -98,7 +98,7 @@ describe('streaming reply', () => {
     backend.state.sessions[0].toolsRevision = 2
     await emit(backend, 'sessions:changed', undefined)
     await user.click(await screen.findByTestId('apply-now'))
-    expect(backend.App.ApplyNow).toHaveBeenCalledWith(runId)
+    expect(backend.Chat.ApplyNow).toHaveBeenCalledWith(runId)
   })
 
   it('drops a stored attempt that was superseded', async () => {
@@ -210,8 +210,8 @@ describe('tool cards', () => {
         {type: 'tool_call', callId: 'c2', name: 'fs.stat', server: 'fs', arguments: '{}'},
       ]},
       {id: 'm3', seq: 3, role: 'tool', status: 'complete', createdAt: NOW, parts: [
-        {type: 'tool_result', callId: 'c1', name: 'fs.read_file', result: {successful: true, data: '"# Notes"', durationMs: 42}},
-        {type: 'tool_result', callId: 'c2', name: 'fs.stat', successful: false, error: 'the user stopped the turn before this tool call finished'},
+        {type: 'tool_result', callId: 'c1', name: 'fs.read_file', result: {callId: 'c1', name: 'fs.read_file', successful: true, data: '"# Notes"', durationMs: 42}},
+        {type: 'tool_result', callId: 'c2', name: 'fs.stat', result: {callId: 'c2', name: 'fs.stat', successful: false, error: 'the user stopped the turn before this tool call finished'}},
       ]},
       message('m4', 4, 'assistant', 'They say: Notes.'),
     ]
@@ -255,16 +255,16 @@ describe('approval dialog', () => {
     expect(within(args).getByText('/tmp/a.txt')).toBeInTheDocument()
     expect(within(dialog).queryByTestId('approval-long')).not.toBeInTheDocument()
     await user.click(within(dialog).getByTestId('approval-allow-once'))
-    expect(backend.App.AnswerApproval).toHaveBeenLastCalledWith('q1', 'allow_once')
+    expect(backend.Chat.AnswerApproval).toHaveBeenLastCalledWith('q1', 'allow_once')
     expect(screen.queryByTestId('approval-dialog')).not.toBeInTheDocument()
 
     await ask(backend, runId, 'q2')
     await user.click(screen.getByTestId('approval-always'))
-    expect(backend.App.AnswerApproval).toHaveBeenLastCalledWith('q2', 'always_allow')
+    expect(backend.Chat.AnswerApproval).toHaveBeenLastCalledWith('q2', 'always_allow')
 
     await ask(backend, runId, 'q3')
     await user.click(screen.getByTestId('approval-deny'))
-    expect(backend.App.AnswerApproval).toHaveBeenLastCalledWith('q3', 'deny')
+    expect(backend.Chat.AnswerApproval).toHaveBeenLastCalledWith('q3', 'deny')
   })
 
   it('says a read-only claim is the server\'s, and marks look-alike letters in the name', async () => {
@@ -291,14 +291,14 @@ describe('approval dialog', () => {
     expect(screen.getByTestId('approval-dialog')).toHaveTextContent('1 more waiting')
     expect(screen.getByTestId('approval-allow-once')).toHaveFocus()
     await user.keyboard('{Enter}')
-    expect(backend.App.AnswerApproval).toHaveBeenLastCalledWith('q1', 'allow_once')
+    expect(backend.Chat.AnswerApproval).toHaveBeenLastCalledWith('q1', 'allow_once')
     await waitFor(() => expect(screen.getByTestId('approval-allow-once')).toHaveFocus())
     await user.keyboard('{Escape}')
-    expect(backend.App.AnswerApproval).toHaveBeenLastCalledWith('q2', 'deny')
-    expect(backend.App.AnswerApproval).toHaveBeenCalledTimes(2)
+    expect(backend.Chat.AnswerApproval).toHaveBeenLastCalledWith('q2', 'deny')
+    expect(backend.Chat.AnswerApproval).toHaveBeenCalledTimes(2)
     expect(screen.queryByTestId('approval-dialog')).not.toBeInTheDocument()
     // Esc in the dialog did not also stop the run.
-    expect(backend.App.StopRun).not.toHaveBeenCalled()
+    expect(backend.Chat.StopRun).not.toHaveBeenCalled()
   })
 })
 
@@ -314,7 +314,7 @@ describe('failed turns', () => {
     expect(within(err).getByTestId('run-error-reset')).toHaveTextContent(/Resets at .+\(in 30 min\)/)
     expect(screen.getAllByTestId('run-error')).toHaveLength(1)
     await user.click(screen.getByTestId('retry'))
-    expect(backend.App.RetryTurn).toHaveBeenCalledWith('s1')
+    expect(backend.Chat.RetryTurn).toHaveBeenCalledWith('s1')
     expect(await screen.findByTestId('stop')).toBeInTheDocument()
     expect(screen.queryByTestId('retry')).not.toBeInTheDocument()
   })
@@ -329,7 +329,7 @@ describe('failed turns', () => {
     const err = await screen.findByTestId('run-error')
     expect(err).toHaveTextContent('Sign-in needed')
     await user.click(screen.getByTestId('retry'))
-    expect(backend.App.RetryTurn).toHaveBeenCalledWith('s1')
+    expect(backend.Chat.RetryTurn).toHaveBeenCalledWith('s1')
   })
 
   it('a failed attempt keeps its title after a successful Retry and after a restart', async () => {
@@ -343,7 +343,7 @@ describe('failed turns', () => {
     expect(screen.getByTestId('run-error')).toHaveTextContent('Usage limit reached')
     // Retry succeeds: the failed attempt stays on record with its own title.
     await user.click(screen.getByTestId('retry'))
-    const runId2 = (await backend.App.RetryTurn.mock.results[0].value) as string
+    const runId2 = (await backend.Chat.RetryTurn.mock.results[0].value) as string
     await emit(backend, 'run:started', {runId: runId2, sessionId: 's1'})
     const ok: Message = {id: 'm3', seq: 3, role: 'assistant', status: 'complete', runId: runId2, parts: [{type: 'text', text: 'Done.'}], createdAt: NOW}
     await emit(backend, 'message:saved', {runId: runId2, sessionId: 's1', message: ok})
@@ -374,13 +374,13 @@ describe('failed turns', () => {
     const err = await screen.findByTestId('run-error')
     expect(err).toHaveTextContent('The reply was interrupted')
     await user.click(within(err).getByTestId('retry'))
-    expect(backend.App.RetryTurn).toHaveBeenCalledWith('s1')
+    expect(backend.Chat.RetryTurn).toHaveBeenCalledWith('s1')
     expect(screen.queryByTestId('run-error')).not.toBeInTheDocument()
   })
 
   it('a refused send (auth_required) keeps the text and explains inline', async () => {
     const {backend, user} = await renderApp({sessions: [s1]})
-    backend.App.SendMessage.mockRejectedValueOnce({kind: 'auth_required', message: 'Sign in to Claude in Accounts or add an API key'})
+    backend.Chat.SendMessage.mockRejectedValueOnce({kind: 'auth_required', message: 'Sign in to Claude in Accounts or add an API key'})
     await user.type(screen.getByTestId('composer'), 'hello{Enter}')
     const notice = await screen.findByTestId('auth-notice')
     expect(notice).toHaveTextContent('Sign in to Claude in Accounts or add an API key. Open Accounts to sign in, then send again.')
@@ -422,7 +422,7 @@ describe('provider refusals', () => {
 
   it('a model the plan does not serve offers the picker, which marks it', async () => {
     const refused = "The 'gpt-5' model is not supported when using Codex with a ChatGPT account."
-    const models = [
+    const models: ProviderModels[] = [
       {provider: 'openai', displayName: 'ChatGPT', available: true, source: 'service', fetchedAt: Date.now() - 5 * 60_000,
         models: [{id: 'gpt-5.5', name: 'GPT-5.5', contextWindow: 400_000}, {id: 'gpt-5', name: 'GPT-5', unavailable: refused}]},
     ]
@@ -443,11 +443,11 @@ describe('provider refusals', () => {
     expect(within(menu).getByTestId('model-option-openai-gpt-5.5')).toHaveTextContent('400K')
     expect(within(menu).getByTestId('models-source-openai')).toHaveTextContent("Your account's models · updated 5m ago")
     await user.click(within(menu).getByTestId('models-refresh-openai'))
-    expect(backend.App.RefreshModels).toHaveBeenCalledWith('openai')
+    expect(backend.Chat.RefreshModels).toHaveBeenCalledWith('openai')
   })
 
   it("the chat's model, no longer listed, shows why it cannot be used", async () => {
-    const models = [{provider: 'openai', displayName: 'ChatGPT', available: true, source: 'service', models: [{id: 'gpt-5.5', name: 'GPT-5.5'}]}]
+    const models: ProviderModels[] = [{provider: 'openai', displayName: 'ChatGPT', available: true, source: 'service', models: [{id: 'gpt-5.5', name: 'GPT-5.5'}]}]
     const s3 = {...session('s3', 'Old chat', 5), provider: 'openai', model: 'gpt-5-codex'}
     const {user} = await renderApp({sessions: [s3], models})
     await user.click(screen.getByTestId('model-picker'))
@@ -468,7 +468,7 @@ describe('model picker', () => {
     expect(screen.getByTestId('model-menu')).toHaveTextContent('Sign in in Accounts')
     expect(screen.getByTestId('model-option-anthropic-claude-sonnet-4-5')).toHaveAttribute('aria-selected', 'true')
     await user.click(screen.getByTestId('model-option-gemini-gemini-2.5-flash'))
-    expect(backend.App.SetSessionModel).toHaveBeenCalledWith('s1', 'gemini', 'gemini-2.5-flash')
+    expect(backend.Chat.SetSessionModel).toHaveBeenCalledWith('s1', 'gemini', 'gemini-2.5-flash')
     await waitFor(() => expect(picker).toHaveTextContent('Gemini 2.5 Flash'))
     expect(screen.queryByTestId('model-menu')).not.toBeInTheDocument()
   })
@@ -484,7 +484,7 @@ describe('reopening a session', () => {
     const checkpoint: Message = {id: 'm2', seq: 2, role: 'assistant', status: 'streaming', runId: 'run-9', createdAt: NOW, parts: [{type: 'text', text: 'Half an ans'}]}
     const {backend} = await renderApp({sessions: [s1], activeRuns: {s1: 'run-9'}, messages: {s1: [message('m1', 1, 'user', 'Q'), checkpoint]}})
     expect(await screen.findByTestId('stop')).toBeInTheDocument()
-    expect(backend.App.ActiveRun).toHaveBeenCalledWith('s1')
+    expect(backend.Chat.ActiveRun).toHaveBeenCalledWith('s1')
     expect(screen.getAllByTestId('assistant-message')).toHaveLength(1)
     await emit(backend, 'chat:delta', {runId: 'run-9', kind: 'text', text: 'wer.'})
     expect(screen.getByTestId('message-text')).toHaveTextContent('Half an answer.')

@@ -29,7 +29,7 @@ beforeEach(() => {
   backend = installFakeBackend()
   answerElicitation = vi.fn(async () => {})
   answerSampling = vi.fn(async () => {})
-  const app = backend.App as unknown as Record<string, unknown>
+  const app = backend.Connectors as unknown as Record<string, unknown>
   app.AnswerElicitation = answerElicitation
   app.AnswerSampling = answerSampling
   off = syncDialogs()

@@ -8,7 +8,7 @@ async function openAccounts(opts: FakeOptions = {}) {
   const r = await renderApp(opts)
   await r.user.click(screen.getByTestId('nav-accounts'))
   // Sign-in buttons stay disabled until the accounts have loaded.
-  await waitFor(() => expect(r.backend.App.Accounts).toHaveBeenCalled())
+  await waitFor(() => expect(r.backend.Accounts.List).toHaveBeenCalled())
   return r
 }
 
@@ -45,7 +45,7 @@ describe('Accounts page', () => {
   it('signs in: waiting with a way back to the page, then the account from the event', async () => {
     const {backend, user} = await openAccounts()
     await user.click(await screen.findByTestId('signin-openai'))
-    expect(backend.App.SignIn).toHaveBeenCalledWith('openai')
+    expect(backend.Accounts.SignIn).toHaveBeenCalledWith('openai')
 
     const waiting = await screen.findByTestId('signin-waiting-openai')
     expect(waiting).toHaveTextContent('Waiting for your browser…')
@@ -54,7 +54,7 @@ describe('Accounts page', () => {
     expect(screen.getByTestId('cancel-signin-openai')).toBeEnabled()
     expect(screen.queryByTestId('signin-code-openai')).not.toBeInTheDocument() // no paste flow for ChatGPT
     await user.click(screen.getByTestId('signin-reopen-openai'))
-    expect(backend.App.OpenSignInPage).toHaveBeenCalledWith('login-1', false)
+    expect(backend.Accounts.OpenSignInPage).toHaveBeenCalledWith('login-1', false)
 
     act(() => backend.emitLogin({loginId: 'login-1', provider: 'openai', status: 'exchanging'}))
     expect(waiting).toHaveTextContent('Finishing sign-in…')
@@ -73,7 +73,7 @@ describe('Accounts page', () => {
     const {backend, user} = await openAccounts()
     const login: Login = {loginId: 'login-7', provider: 'anthropic', authUrl: 'https://claude.ai/oauth/authorize?state=x',
       manual: true, browserError: 'no browser could be opened: none of xdg-open, x-www-browser, www-browser, sensible-browser is installed'}
-    backend.App.SignIn.mockResolvedValueOnce(login)
+    backend.Accounts.SignIn.mockResolvedValueOnce(login)
     await user.click(await screen.findByTestId('signin-anthropic'))
     const waiting = await screen.findByTestId('signin-waiting-anthropic')
     expect(waiting).not.toHaveTextContent('the page that opened in your browser')
@@ -86,7 +86,7 @@ describe('Accounts page', () => {
   it('says so on the card when reopening the page finds no browser', async () => {
     const {backend, user} = await openAccounts()
     await user.click(await screen.findByTestId('signin-openai'))
-    backend.App.OpenSignInPage.mockRejectedValueOnce(new Error(JSON.stringify({kind: 'unavailable', message: 'no browser could be opened: xdg-open: no method available'})))
+    backend.Accounts.OpenSignInPage.mockRejectedValueOnce(new Error(JSON.stringify({kind: 'unavailable', message: 'no browser could be opened: xdg-open: no method available'})))
     await user.click(await screen.findByTestId('signin-reopen-openai'))
     expect(await screen.findByTestId('signin-no-browser-openai')).toHaveTextContent('xdg-open: no method available')
     expect(screen.queryByText('[object Object]')).not.toBeInTheDocument()
@@ -103,7 +103,7 @@ describe('Accounts page', () => {
     const {backend, user} = await openAccounts()
     await user.click(await screen.findByTestId('signin-gemini'))
     await user.click(await screen.findByTestId('cancel-signin-gemini'))
-    expect(backend.App.CancelSignIn).toHaveBeenCalledWith('login-1')
+    expect(backend.Accounts.CancelSignIn).toHaveBeenCalledWith('login-1')
     expect(await screen.findByTestId('signin-gemini')).toBeEnabled()
     expect(screen.queryByTestId('account-error-gemini')).not.toBeInTheDocument()
     expect(screen.queryByTestId('toast')).not.toBeInTheDocument()
@@ -113,10 +113,10 @@ describe('Accounts page', () => {
     const {backend, user} = await openAccounts()
     await user.click(await screen.findByTestId('signin-anthropic'))
     await user.click(await screen.findByTestId('signin-paste-page-anthropic'))
-    expect(backend.App.OpenSignInPage).toHaveBeenCalledWith('login-1', true)
+    expect(backend.Accounts.OpenSignInPage).toHaveBeenCalledWith('login-1', true)
     const input = screen.getByTestId('signin-code-anthropic')
     await user.type(input, '  abc123#state456 {Enter}')
-    expect(backend.App.SubmitSignInCode).toHaveBeenCalledWith('login-1', 'abc123#state456')
+    expect(backend.Accounts.SubmitSignInCode).toHaveBeenCalledWith('login-1', 'abc123#state456')
     expect(input).toHaveValue('')
   })
 
@@ -150,7 +150,7 @@ describe('Accounts page', () => {
     expect(input).toHaveAttribute('type', 'password')
     await user.click(screen.getByTestId('apikey-save-openai'))
 
-    expect(backend.App.SetAPIKey).toHaveBeenCalledWith('openai', key)
+    expect(backend.Accounts.SetAPIKey).toHaveBeenCalledWith('openai', key)
     expect(await screen.findByTestId('apikey-hint-openai')).toHaveTextContent('sk-…wxyz')
     expect(screen.getByTestId('account-method-openai')).toHaveTextContent('Using an API key')
     expect(screen.queryByTestId('apikey-input-openai')).not.toBeInTheDocument()
@@ -160,7 +160,7 @@ describe('Accounts page', () => {
 
   it('keeps the field and shows why when the key is refused', async () => {
     const {backend, user} = await openAccounts()
-    backend.App.SetAPIKey.mockRejectedValueOnce({kind: 'invalid', message: 'the API key is too short (9 characters): API keys have at least 16'})
+    backend.Accounts.SetAPIKey.mockRejectedValueOnce({kind: 'invalid', message: 'the API key is too short (9 characters): API keys have at least 16'})
     await user.click(await screen.findByTestId('apikey-toggle-gemini'))
     await user.type(screen.getByTestId('apikey-input-gemini'), 'AIzaShort{Enter}')
     expect(await screen.findByTestId('account-error-gemini')).toHaveTextContent('the API key is too short')
@@ -173,7 +173,7 @@ describe('Accounts page', () => {
     expect(within(card('anthropic')).getByText('Organization')).toBeInTheDocument()
     expect(screen.getByTestId('account-plan-anthropic')).toHaveTextContent("Ada's Organization")
     await user.click(screen.getByTestId('signout-anthropic'))
-    expect(backend.App.SignOut).toHaveBeenCalledWith('anthropic')
+    expect(backend.Accounts.SignOut).toHaveBeenCalledWith('anthropic')
     expect(await screen.findByTestId('signin-anthropic')).toBeInTheDocument()
     expect(screen.queryByTestId('account-email-anthropic')).not.toBeInTheDocument()
   })
@@ -182,13 +182,13 @@ describe('Accounts page', () => {
     const {backend, user} = await openAccounts({accounts: [{provider: 'gemini', method: 'apikey', keyHint: 'AIza…1234'}]})
     expect(await screen.findByTestId('apikey-hint-gemini')).toHaveTextContent('AIza…1234')
     await user.click(screen.getByTestId('apikey-remove-gemini'))
-    expect(backend.App.RemoveAPIKey).toHaveBeenCalledWith('gemini')
+    expect(backend.Accounts.RemoveAPIKey).toHaveBeenCalledWith('gemini')
     expect(await screen.findByTestId('signin-gemini')).toBeInTheDocument()
   })
 
   it('still offers sign-in when the accounts cannot be read', async () => {
     const r = await renderApp()
-    r.backend.App.Accounts.mockRejectedValueOnce({kind: 'unavailable', message: 'keychain unavailable: no Secret Service is running'})
+    r.backend.Accounts.List.mockRejectedValueOnce({kind: 'unavailable', message: 'keychain unavailable: no Secret Service is running'})
     await r.user.click(screen.getByTestId('nav-accounts'))
     expect(await screen.findByTestId('toast')).toHaveTextContent('no Secret Service is running')
     expect(screen.getByTestId('signin-openai')).toBeEnabled()

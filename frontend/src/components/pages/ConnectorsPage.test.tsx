@@ -9,7 +9,7 @@ async function openConnectors(opts: FakeConnectorOptions = {}) {
   const r = await renderApp()
   const fake = installFakeConnectors(r.backend, opts)
   await r.user.click(screen.getByTestId('nav-connectors'))
-  await waitFor(() => expect(fake.ListConnectors).toHaveBeenCalled())
+  await waitFor(() => expect(fake.List).toHaveBeenCalled())
   return {...r, fake}
 }
 
@@ -38,8 +38,8 @@ describe('Connectors page', {timeout: 20_000}, () => {
     await user.type(within(form).getByLabelText('Environment: value of API_KEY'), 'sk-secret')
     await user.click(screen.getByTestId('connector-save'))
 
-    await waitFor(() => expect(fake.SaveConnector).toHaveBeenCalledTimes(1))
-    expect(fake.SaveConnector).toHaveBeenCalledWith({
+    await waitFor(() => expect(fake.Save).toHaveBeenCalledTimes(1))
+    expect(fake.Save).toHaveBeenCalledWith({
       name: 'Everything',
       transport: 'stdio',
       command: 'node',
@@ -69,7 +69,7 @@ describe('Connectors page', {timeout: 20_000}, () => {
     await user.click(screen.getByTestId('connector-save'))
     // No name: Go refuses; the message shows in the form, which stays open.
     expect(await screen.findByTestId('connector-form-error')).toHaveTextContent('A name is required')
-    expect(fake.SaveConnector).toHaveBeenLastCalledWith({
+    expect(fake.Save).toHaveBeenLastCalledWith({
       id: undefined,
       name: '',
       transport: 'http',
@@ -89,7 +89,7 @@ describe('Connectors page', {timeout: 20_000}, () => {
     const {user, fake, backend} = await openConnectors()
     // The supervisor fails the start within a millisecond: its events reach
     // the page before SaveConnector's answer, which was read before them.
-    fake.SaveConnector.mockImplementationOnce(async (input) => {
+    fake.Save.mockImplementationOnce(async (input) => {
       const starting = connector('c-9', input.name, {command: input.command, state: 'starting', toolCount: 0, version: 1})
       fake.state.connectors.push(starting)
       backend.emit('connector:state', {...starting, version: 1})
@@ -143,10 +143,10 @@ describe('Connectors page', {timeout: 20_000}, () => {
     expect(ok).toHaveAttribute('data-ok', 'true')
     expect(ok).toHaveTextContent('1 tool')
     expect(ok).toHaveTextContent('echo')
-    expect(fake.TestConnector).toHaveBeenCalledWith(expect.objectContaining({name: 'Probe', transport: 'stdio', command: 'node', args: []}))
-    expect(fake.SaveConnector).not.toHaveBeenCalled()
+    expect(fake.Test).toHaveBeenCalledWith(expect.objectContaining({name: 'Probe', transport: 'stdio', command: 'node', args: []}))
+    expect(fake.Save).not.toHaveBeenCalled()
 
-    fake.TestConnector.mockResolvedValueOnce({
+    fake.Test.mockResolvedValueOnce({
       ok: false, state: 'error', tools: [], error: 'the server exited with status 1 during start', stderrTail: ['boom'], needsSignIn: false, durationMs: 9,
     })
     await user.click(screen.getByTestId('connector-test'))
@@ -166,15 +166,15 @@ describe('Connectors page', {timeout: 20_000}, () => {
     expect(screen.getByLabelText('Environment: value of TOKEN')).toHaveAttribute('placeholder', expect.stringContaining('Stored (…abcd)'))
     await user.click(screen.getByTestId('connector-save'))
     await waitFor(() =>
-      expect(fake.SaveConnector).toHaveBeenCalledWith(expect.objectContaining({id: 'c1', args: ['-y', 'a b'], env: [{key: 'TOKEN', value: '', keep: true}]})),
+      expect(fake.Save).toHaveBeenCalledWith(expect.objectContaining({id: 'c1', args: ['-y', 'a b'], env: [{key: 'TOKEN', value: '', keep: true}]})),
     )
 
     await user.click(within(item('c1')).getByTestId('connector-enabled'))
-    expect(fake.SetConnectorEnabled).toHaveBeenCalledWith('c1', false)
+    expect(fake.SetEnabled).toHaveBeenCalledWith('c1', false)
     await waitFor(() => expect(within(item('c1')).getByTestId('connector-state')).toHaveTextContent('Off'))
     await user.click(within(item('c1')).getByTestId('connector-enabled'))
     await user.click(within(item('c1')).getByTestId('connector-restart'))
-    expect(fake.RestartConnector).toHaveBeenCalledWith('c1')
+    expect(fake.Restart).toHaveBeenCalledWith('c1')
 
     await user.click(within(item('c1')).getByTestId('connector-logs'))
     expect(await screen.findByTestId('connector-logs-drawer')).toHaveTextContent('server started')
@@ -182,7 +182,7 @@ describe('Connectors page', {timeout: 20_000}, () => {
     await user.click(within(item('c1')).getByTestId('connector-delete'))
     await user.click(screen.getByTestId('confirm-delete-connector'))
     await waitFor(() => expect(screen.queryAllByTestId('connector-item')).toHaveLength(0))
-    expect(fake.DeleteConnector).toHaveBeenCalledWith('c1')
+    expect(fake.Delete).toHaveBeenCalledWith('c1')
   })
 
   it('keeps arguments that look secret in the keychain, and any the user locks', async () => {
@@ -204,7 +204,7 @@ describe('Connectors page', {timeout: 20_000}, () => {
     expect(chip(2)).toHaveAttribute('aria-pressed', 'true')
     await user.click(screen.getByTestId('connector-save'))
     await waitFor(() =>
-      expect(fake.SaveConnector).toHaveBeenCalledWith(
+      expect(fake.Save).toHaveBeenCalledWith(
         expect.objectContaining({args: ['server-github', '--token=ghp_0123456789', 'plain'], secretArgs: [1, 2]}),
       ),
     )
@@ -227,8 +227,8 @@ describe('Connectors page', {timeout: 20_000}, () => {
     await waitFor(() => expect(screen.getAllByTestId('connector-arg')[1]).toHaveAttribute('aria-pressed', 'true'))
     await user.click(screen.getAllByTestId('connector-arg')[1]) // the user declines the offer
     await user.click(screen.getByTestId('connector-save'))
-    await waitFor(() => expect(fake.SaveConnector).toHaveBeenCalled())
-    const sent = fake.SaveConnector.mock.calls[0][0]
+    await waitFor(() => expect(fake.Save).toHaveBeenCalled())
+    const sent = fake.Save.mock.calls[0][0]
     expect(sent.args).toEqual(['--token=${secret:1}', 'sk-live-123'])
     expect(sent.secretArgs).toBeUndefined()
   })
@@ -242,22 +242,22 @@ describe('Connectors page', {timeout: 20_000}, () => {
     await user.type(screen.getByTestId('connector-name'), 'Docs')
     await user.type(screen.getByTestId('connector-command'), 'docs-server')
     await user.click(screen.getByTestId('connector-save'))
-    await waitFor(() => expect(fake.SaveConnector).toHaveBeenCalledTimes(1))
-    expect(fake.SaveConnector.mock.calls[0][0].trustReadOnlyHints).toBeUndefined()
+    await waitFor(() => expect(fake.Save).toHaveBeenCalledTimes(1))
+    expect(fake.Save.mock.calls[0][0].trustReadOnlyHints).toBeUndefined()
     await waitFor(() => item('c-1'))
     expect(within(item('c-1')).queryByTestId('connector-trust')).not.toBeInTheDocument()
 
     await user.click(within(item('c-1')).getByTestId('connector-edit'))
     await user.click(screen.getByTestId('connector-trust-readonly'))
     await user.click(screen.getByTestId('connector-save'))
-    await waitFor(() => expect(fake.SaveConnector).toHaveBeenLastCalledWith(expect.objectContaining({id: 'c-1', trustReadOnlyHints: true})))
+    await waitFor(() => expect(fake.Save).toHaveBeenLastCalledWith(expect.objectContaining({id: 'c-1', trustReadOnlyHints: true})))
     await waitFor(() => expect(within(item('c-1')).getByTestId('connector-trust')).toHaveTextContent('the server’s claim, trusted by you'))
   })
 
   it('imports a file and reports each entry', async () => {
     const {user, fake} = await openConnectors()
     fake.PickImportFile.mockResolvedValueOnce('/home/ada/claude_desktop_config.json')
-    fake.ImportConnectors.mockImplementationOnce(async (): Promise<ImportReport> => {
+    fake.Import.mockImplementationOnce(async (): Promise<ImportReport> => {
       fake.state.connectors.push(connector('c9', 'files'))
       return {
         summary: 'imported 1 (files); skipped 1 (broken)',
@@ -270,7 +270,7 @@ describe('Connectors page', {timeout: 20_000}, () => {
     })
     await user.click(await screen.findByTestId('import-connectors'))
     const report = await screen.findByTestId('import-report')
-    expect(fake.ImportConnectors).toHaveBeenCalledWith('/home/ada/claude_desktop_config.json')
+    expect(fake.Import).toHaveBeenCalledWith('/home/ada/claude_desktop_config.json')
     const entries = within(report).getAllByTestId('import-entry')
     expect(entries[0]).toHaveTextContent('Imported')
     expect(entries[1]).toHaveTextContent('Skipped')

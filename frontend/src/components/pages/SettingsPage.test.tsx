@@ -12,9 +12,9 @@ describe('Settings', () => {
     // Only providers with credentials are offered (DEFAULT_MODELS: ChatGPT is signed out).
     expect(screen.queryByRole('option', {name: 'GPT-5'})).not.toBeInTheDocument()
     await user.selectOptions(select, 'gemini/gemini-2.5-flash')
-    expect(backend.App.SetDefaultModel).toHaveBeenCalledWith('gemini', 'gemini-2.5-flash')
+    expect(backend.Settings.SetDefaultModel).toHaveBeenCalledWith('gemini', 'gemini-2.5-flash')
     await user.selectOptions(select, '')
-    expect(backend.App.SetDefaultModel).toHaveBeenLastCalledWith('', '')
+    expect(backend.Settings.SetDefaultModel).toHaveBeenLastCalledWith('', '')
   })
 
   afterEach(() => {
@@ -40,7 +40,7 @@ describe('Settings', () => {
     await user.click(screen.getByTestId('settings-theme-light'))
     expect(root.dataset.theme).toBe('light')
     expect(screen.getByTestId('settings-theme-light')).toHaveAttribute('aria-checked', 'true')
-    expect(backend.App.SetTheme).toHaveBeenLastCalledWith('light')
+    expect(backend.Settings.SetTheme).toHaveBeenLastCalledWith('light')
     expect(backend.Window.SetDark).toHaveBeenLastCalledWith(false)
     // index.html draws the next first frame from this.
     expect(localStorage.getItem('maestro.theme')).toBe('light')
@@ -59,7 +59,7 @@ describe('Settings', () => {
 
   it('puts the theme back and says so when it cannot be saved', async () => {
     const {backend, user} = await renderApp()
-    backend.App.SetTheme.mockRejectedValueOnce({kind: 'unavailable', message: 'maestro is shutting down'})
+    backend.Settings.SetTheme.mockRejectedValueOnce({kind: 'unavailable', message: 'maestro is shutting down'})
     await user.click(screen.getByTestId('nav-settings'))
     await user.click(await screen.findByTestId('settings-theme-dark'))
     expect(await screen.findByText(/Couldn't save the theme/)).toBeVisible()

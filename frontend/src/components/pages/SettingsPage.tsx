@@ -1,6 +1,7 @@
 import {useEffect, useState, type ReactNode} from 'react'
 import {Monitor, Moon, Sun} from 'lucide-react'
-import {chatApi, type ThemeChoice} from '../../api/client'
+import {chatApi} from '../../api/client'
+import type {ThemeChoice} from '../../api/contract.gen'
 import {useAppStore} from '../../stores/app'
 import {useModels} from '../../stores/models'
 import {useTheme} from '../../stores/theme'

@@ -120,7 +120,7 @@ describe('Tools panel', {timeout: 20_000}, () => {
 
     act(() => useRuns.getState().begin(S, 'run-7'))
     await user.click(await screen.findByTestId('apply-now'))
-    expect(backend.App.ApplyNow).toHaveBeenCalledWith('run-7')
+    expect(backend.Chat.ApplyNow).toHaveBeenCalledWith('run-7')
     expect(screen.queryByTestId('apply-now')).not.toBeInTheDocument()
 
     act(() => backend.emit('run:finished', {runId: 'run-7', sessionId: S, canceled: false, usage: {inputTokens: 0, outputTokens: 0}}))
