@@ -71,6 +71,7 @@ func (c *Connectors) newSupervisor(st *store.Store, reg *tools.Registry, ev *con
 		mcp.WithAuthorizer(authz, false),
 		mcp.WithElicitor(elicitor{c}, urlOpener{c.core}), mcp.WithSampler(sampler{c}),
 		mcp.WithSecrets(keychainSecrets{c.secrets, c.core.log}),
+		mcp.WithSessions(st), mcp.WithFeatureEvents(featureEvents{c.core.events}),
 	}
 	return mcp.NewSupervisor(append(append(opts, c.clientOptions()...), c.options...)...)
 }

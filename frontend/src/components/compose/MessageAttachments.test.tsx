@@ -8,7 +8,7 @@ describe('MessageAttachments', () => {
       <MessageAttachments
         parts={[
           {type: 'text', text: 'look'},
-          {type: 'file', name: 'cat.png', mimeType: 'image/png', data: 'AAAA'},
+          {type: 'file', name: 'cat.png', mimeType: 'image/png', data: 'AAAA'} as never,
           {type: 'file', name: 'spec.pdf', mimeType: 'application/pdf', size: 2048},
           {type: 'resource', uri: 'demo://resource/static/document/1', server: 'Everything', name: 'Resource 1', text: 'SECRET BODY'} as never,
         ]}

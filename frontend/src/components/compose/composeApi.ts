@@ -18,7 +18,19 @@ export interface CompletionRef {
 }
 
 /** A part as Go sends it (chat.Parts as JSON). */
-export type WirePart = {type: string; [k: string]: unknown}
+export interface WirePart {
+  type: string
+  text?: string
+  name?: string
+  mimeType?: string
+  size?: number
+  data?: string
+  uri?: string
+  connectorId?: string
+  server?: string
+  title?: string
+  truncated?: boolean
+}
 
 /**
  * The calls to Go the composer's prompts, resources and attachments need,

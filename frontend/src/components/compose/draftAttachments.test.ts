@@ -47,7 +47,7 @@ describe('promptDraft', () => {
   it("puts a prompt's text in the draft and its files and resources in the attachments", () => {
     const got = promptDraft([
       {type: 'text', text: 'This is a prompt with arguments: city=Paris'},
-      {type: 'resource', uri: 'demo://resource/static/document/2', connectorId: 'e', server: 'Everything', mimeType: 'text/plain', text: 'Resource 2', ref: 'r'},
+      {type: 'resource', uri: 'demo://resource/static/document/2', connectorId: 'e', server: 'Everything', mimeType: 'text/plain', text: 'Resource 2'},
       {type: 'text', text: 'Assistant: noted'},
       {type: 'file', name: '', mimeType: 'image/png', size: 3, data: 'AAAA'},
       {type: 'tool_call'},

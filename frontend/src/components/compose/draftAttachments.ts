@@ -1,4 +1,5 @@
 import {create} from 'zustand'
+import type {WirePart} from './composeApi'
 import type {DraftAttachment, FileDraft, ResourceDraft} from './types'
 
 /**
@@ -83,7 +84,7 @@ export type PromptPart = {type: 'text'; text: string} | (FileDraft & {ref?: stri
  * parts as the text (paragraphs apart), its files and resources as
  * attachments. Parts of another type are dropped.
  */
-export function promptDraft(parts: ReadonlyArray<{type: string; [k: string]: unknown}>): {text: string; attachments: DraftAttachment[]} {
+export function promptDraft(parts: ReadonlyArray<WirePart>): {text: string; attachments: DraftAttachment[]} {
   const texts: string[] = []
   const attachments: DraftAttachment[] = []
   for (const p of parts as unknown as PromptPart[]) {

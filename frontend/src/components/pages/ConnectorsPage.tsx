@@ -30,6 +30,8 @@ import {ConnectorForm} from './ConnectorsPage.form'
 import {LogsDrawer} from './ConnectorsPage.logs'
 import {Page} from './Page'
 import './ConnectorsPage.css'
+import {connectorOffering} from '../../api/compose'
+import {ConnectorOffering} from '../compose/ConnectorOffering'
 
 const TRANSPORT_ICON = {stdio: Terminal, http: Globe, sse: Radio} as const
 const TRANSPORT_LABEL: Record<string, string> = {stdio: 'stdio', http: 'HTTP', sse: 'SSE'}
@@ -198,6 +200,7 @@ function ConnectorCard({c, onEdit, onDelete}: {c: Connector; onEdit: () => void;
         </div>
       </div>
       <ErrorBlock c={c} />
+      {c.enabled && c.state === 'ready' && <ConnectorOffering load={() => connectorOffering(c.id)} tools={c.toolCount} />}
       {oauth && c.enabled && (
         <div className="connector-signin">
           {busy === 'signin' ? (
