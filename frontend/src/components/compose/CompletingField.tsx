@@ -37,7 +37,8 @@ export function CompletingField({id, name, label, description, required, value, 
         autoComplete="off"
         onChange={(e) => onChange(e.target.value)}
         onFocus={() => setFocused(true)}
-        onBlur={() => setFocused(false)}
+        // Hidden a moment later: a click on a button under the list lands before the layout moves.
+        onBlur={() => setTimeout(() => setFocused(false), 150)}
       />
       {focused && suggestions.length > 0 && (
         <ul className="compose-completions" role="listbox" aria-label={`Suggestions for ${label}`} data-testid={`completions-${name}`}>

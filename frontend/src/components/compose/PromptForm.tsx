@@ -53,6 +53,7 @@ export function PromptForm({prompt, complete, onSubmit, onCancel}: Props) {
       aria-label={`Arguments of ${prompt.name}`}
       onSubmit={(e) => {
         e.preventDefault()
+        e.stopPropagation() // the composer around it is a form too
         void submit()
       }}
       onKeyDown={(e) => {

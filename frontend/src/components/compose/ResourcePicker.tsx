@@ -144,6 +144,7 @@ export function ResourcePicker({sources, listPage, templates, completeVariable, 
               data-testid="template-form"
               onSubmit={(e) => {
                 e.preventDefault()
+        e.stopPropagation() // the composer around it is a form too
                 if (missing.length === 0) void run('template', () => onPickTemplate(template, values))
               }}
             >
