@@ -25,7 +25,7 @@ func chatTexts(ms []MessageDTO) []string {
 // send sends text and waits for the reply to finish without error.
 func send(t *testing.T, a *App, log *eventLog, sessionID, text string) SendResultDTO {
 	t.Helper()
-	res, err := a.Chat.SendMessage(sessionID, text)
+	res, err := a.Chat.SendMessage(sessionID, text, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -157,7 +157,7 @@ func TestBranchingRefusedWhileRunning(t *testing.T) {
 	log.wait(t, EventRunFinished, finishedFor(edit.RunID))
 
 	script.Push(fakescript.Reply{Text: strings.Repeat("slow ", 200), ChunkRunes: 5, DelayMS: 20})
-	running, err := a.Chat.SendMessage(s.ID, "write a lot")
+	running, err := a.Chat.SendMessage(s.ID, "write a lot", nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -190,7 +190,7 @@ func TestEditAndResendNeedsAModel(t *testing.T) {
 	t.Parallel()
 	a, log := startApp(t, "")
 	s, _ := a.Sessions.Create("")
-	sent, err := a.Chat.SendMessage(s.ID, "hello")
+	sent, err := a.Chat.SendMessage(s.ID, "hello", nil)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -72,15 +72,20 @@ func (c *Chat) modelIDs(ctx context.Context, provider string) []string {
 	return nil
 }
 
-// SendMessage stores the user's message and starts a reply. It returns
+// SendMessage stores the user's message, with the draft's attachments
+// (files and resources; see CheckAttachments), and starts a reply. It returns
 // once the message is stored; the reply streams as events. A chat without
 // a usable provider still keeps the message: the run then fails with a
 // sign-in hint.
-func (c *Chat) SendMessage(sessionID, text string) (SendResultDTO, error) {
+func (c *Chat) SendMessage(sessionID, text string, attachments []DraftPartDTO) (SendResultDTO, error) {
 	if err := checkText(text); err != nil {
 		return SendResultDTO{}, err
 	}
-	runID, m, err := c.startRun(agent.RunInput{SessionID: sessionID, Text: text})
+	files, resources, err := checkedDraft(attachments)
+	if err != nil {
+		return SendResultDTO{}, err
+	}
+	runID, m, err := c.startRun(agent.RunInput{SessionID: sessionID, Text: text, Files: files, Resources: resources})
 	if err != nil {
 		return SendResultDTO{}, err
 	}

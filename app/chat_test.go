@@ -31,7 +31,7 @@ func TestChatTurnStreamsAndPersists(t *testing.T) {
 		t.Fatal(err)
 	}
 	script.Push(fakescript.Reply{Text: "Hello from the fake Gemini, streamed in small pieces.", ChunkRunes: 4})
-	res, err := a.Chat.SendMessage(s.ID, "Say hello")
+	res, err := a.Chat.SendMessage(s.ID, "Say hello", nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -75,7 +75,7 @@ func TestChatWithoutProviderKeepsTheMessage(t *testing.T) {
 	if _, err := a.Chat.SetSessionModel(s.ID, chat.ProviderAnthropic, "claude-sonnet-4-5"); err != nil {
 		t.Fatal(err)
 	}
-	res, err := a.Chat.SendMessage(s.ID, "Is anyone there?")
+	res, err := a.Chat.SendMessage(s.ID, "Is anyone there?", nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -95,14 +95,14 @@ func TestChatStopAndConflict(t *testing.T) {
 	s, _ := a.Sessions.Create("")
 	_, _ = a.Chat.SetSessionModel(s.ID, chat.ProviderGemini, "gemini-2.5-pro")
 	script.Push(fakescript.Reply{Text: strings.Repeat("slow ", 200), ChunkRunes: 5, DelayMS: 20})
-	res, err := a.Chat.SendMessage(s.ID, "Write a lot")
+	res, err := a.Chat.SendMessage(s.ID, "Write a lot", nil)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if a.Chat.ActiveRun(s.ID) != res.RunID {
 		t.Errorf("ActiveRun = %q, want %q", a.Chat.ActiveRun(s.ID), res.RunID)
 	}
-	if _, err := a.Chat.SendMessage(s.ID, "another"); chat.Kind(err) != chat.KindConflict {
+	if _, err := a.Chat.SendMessage(s.ID, "another", nil); chat.Kind(err) != chat.KindConflict {
 		t.Errorf("second message while running: kind %q, want conflict", chat.Kind(err))
 	}
 	log.wait(t, EventChatDelta, nil)
@@ -172,7 +172,7 @@ func TestNewChatPicksAnAvailableProvider(t *testing.T) {
 	a, log, script := startChatApp(t)
 	s, _ := a.Sessions.Create("")
 	script.Push(fakescript.Reply{Text: "ok"})
-	res, err := a.Chat.SendMessage(s.ID, "hello")
+	res, err := a.Chat.SendMessage(s.ID, "hello", nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -194,7 +194,7 @@ func TestDeleteSessionStopsItsReply(t *testing.T) {
 	s, _ := a.Sessions.Create("")
 	_, _ = a.Chat.SetSessionModel(s.ID, chat.ProviderGemini, "gemini-2.5-pro")
 	script.Push(fakescript.Reply{Text: strings.Repeat("slow ", 200), ChunkRunes: 5, DelayMS: 20})
-	res, err := a.Chat.SendMessage(s.ID, "Write a lot")
+	res, err := a.Chat.SendMessage(s.ID, "Write a lot", nil)
 	if err != nil {
 		t.Fatal(err)
 	}

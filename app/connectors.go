@@ -72,6 +72,7 @@ func (c *Connectors) newSupervisor(st *store.Store, reg *tools.Registry, ev *con
 		mcp.WithElicitor(elicitor{c}, urlOpener{c.core}), mcp.WithSampler(sampler{c}),
 		mcp.WithSecrets(keychainSecrets{c.secrets, c.core.log}),
 		mcp.WithTaskStore(st), mcp.WithTaskEvents(taskEvents{c}),
+		mcp.WithSessions(st), mcp.WithFeatureEvents(featureEvents{c.core.events}),
 	}
 	return mcp.NewSupervisor(append(append(opts, c.clientOptions()...), c.options...)...)
 }

@@ -100,6 +100,12 @@ type PartDTO struct {
 	Arguments string         `json:"arguments,omitempty"`
 	Result    *ToolResultDTO `json:"result,omitempty"`
 	MIMEType  string         `json:"mimeType,omitempty"`
+	// URI, Title, ConnectorID and Size describe a file or resource part
+	// (its bytes stay in Go: pages carry references).
+	URI         string `json:"uri,omitempty"`
+	Title       string `json:"title,omitempty"`
+	ConnectorID string `json:"connectorId,omitempty"`
+	Size        int64  `json:"size,omitempty"`
 }
 
 // MessageDTO is a message as the chat pane shows it.
@@ -194,7 +200,10 @@ func messageDTO(m chat.Message) MessageDTO {
 			r := toolResultDTO(p.Result)
 			dto.CallID, dto.Name, dto.Result = p.Result.CallID, p.Result.Name, &r
 		case chat.FilePart:
-			dto.Name, dto.MIMEType = p.Name, p.MIMEType
+			dto.Name, dto.MIMEType, dto.Size, dto.URI = p.Name, p.MIMEType, p.Size, p.URI
+		case chat.ResourcePart:
+			dto.Name, dto.MIMEType, dto.Size, dto.URI = p.Name, p.MIMEType, p.Size, p.URI
+			dto.Title, dto.Server, dto.ConnectorID = p.Title, p.Server, p.ConnectorID
 		}
 		parts = append(parts, dto)
 	}

@@ -101,7 +101,7 @@ func TestElicitationThroughUI(t *testing.T) {
 		fakescript.Reply{ToolCalls: []fakescript.ToolCall{{Name: "asker__ask", Args: json.RawMessage(`{}`)}}},
 		fakescript.Reply{Text: "Thanks."},
 	)
-	sent, err := a.Chat.SendMessage(sid, "Ask me")
+	sent, err := a.Chat.SendMessage(sid, "Ask me", nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -140,7 +140,7 @@ func TestElicitationDeclined(t *testing.T) {
 		fakescript.Reply{ToolCalls: []fakescript.ToolCall{{Name: "asker__ask", Args: json.RawMessage(`{}`)}}},
 		fakescript.Reply{Text: "OK."},
 	)
-	sent, err := a.Chat.SendMessage(sid, "Ask me")
+	sent, err := a.Chat.SendMessage(sid, "Ask me", nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -162,7 +162,7 @@ func TestURLElicitationOpensThroughRuntime(t *testing.T) {
 		fakescript.Reply{ToolCalls: []fakescript.ToolCall{{Name: "asker__visit", Args: json.RawMessage(`{}`)}}},
 		fakescript.Reply{Text: "Signed in."},
 	)
-	sent, err := a.Chat.SendMessage(sid, "Sign in")
+	sent, err := a.Chat.SendMessage(sid, "Sign in", nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -201,7 +201,7 @@ func TestSamplingThroughUI(t *testing.T) {
 		fakescript.Reply{Text: "Hi there"},
 		fakescript.Reply{Text: "Done."},
 	)
-	sent, err := a.Chat.SendMessage(sid, "Sample")
+	sent, err := a.Chat.SendMessage(sid, "Sample", nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -230,7 +230,7 @@ func TestSamplingDenied(t *testing.T) {
 		fakescript.Reply{ToolCalls: []fakescript.ToolCall{{Name: "asker__sample", Args: json.RawMessage(`{}`)}}},
 		fakescript.Reply{Text: "OK."},
 	)
-	sent, err := a.Chat.SendMessage(sid, "Sample")
+	sent, err := a.Chat.SendMessage(sid, "Sample", nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -253,7 +253,7 @@ func TestElicitationWithdrawnWhenTheCallStops(t *testing.T) {
 	t.Parallel()
 	a, srv, sid := startAskApp(t)
 	srv.Push(fakescript.Reply{ToolCalls: []fakescript.ToolCall{{Name: "asker__ask", Args: json.RawMessage(`{}`)}}})
-	sent, err := a.Chat.SendMessage(sid, "Ask me")
+	sent, err := a.Chat.SendMessage(sid, "Ask me", nil)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -82,6 +82,16 @@ const (
 	// (or why there is none).
 	EventSamplingResult Event = "sampling:result"
 
+	// EventPromptsChanged: a connector's prompt list changed; the "/" menu
+	// reads it again.
+	EventPromptsChanged Event = "prompts:changed"
+	// EventResourcesChanged: a connector's resource or template list
+	// changed; the resource picker reads it again.
+	EventResourcesChanged Event = "resources:changed"
+	// EventResourceUpdated: a resource chats follow (attached) changed on
+	// its server; the composer marks it "updated".
+	EventResourceUpdated Event = "resource:updated"
+
 	// EventMenuCommand carries a menu command the UI carries out; the
 	// window commands (quit, full screen) run in Go instead.
 	EventMenuCommand Event = "menu:command"
@@ -125,6 +135,9 @@ var Events = []EventInfo{
 	{EventElicitationClosed, ElicitationClosedDTO{}, "mcpRequests"},
 	{EventSampling, SamplingDTO{}, "mcpRequests"},
 	{EventSamplingResult, SamplingResultDTO{}, "mcpRequests"},
+	{EventPromptsChanged, ResourceChangedDTO{}, "compose"},
+	{EventResourcesChanged, ResourceChangedDTO{}, "compose"},
+	{EventResourceUpdated, ResourceUpdatedDTO{}, "compose"},
 	{EventMenuCommand, CommandNewChat, "menu"},
 }
 

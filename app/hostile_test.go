@@ -54,7 +54,7 @@ func startHostileApp(t *testing.T, mode chat.ApprovalMode) *hostileApp {
 func (h *hostileApp) turn(t *testing.T, text string, answers ...ApprovalDecision) []ApprovalDTO {
 	t.Helper()
 	before := len(h.ev.all(EventApproval))
-	sent, err := h.Chat.SendMessage(h.session, text)
+	sent, err := h.Chat.SendMessage(h.session, text, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

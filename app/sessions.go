@@ -123,6 +123,9 @@ func (s *Sessions) Delete(id string) error {
 	if err := run.sup.SetRoots(ctx, id, nil); err != nil {
 		s.core.log.Warn("withdraw a deleted chat's folders", "session", id, "err", err)
 	}
+	if err := run.sup.UnsubscribeSession(ctx, id); err != nil {
+		s.core.log.Warn("unsubscribe a deleted chat's resources", "session", id, "err", err)
+	}
 	s.core.events.emit(EventSessionsChanged, nil)
 	return nil
 }

@@ -88,7 +88,14 @@ func (c *Connectors) SetSessionConnector(sessionID, connectorID string, on bool)
 			return 0, err
 		}
 	}
-	return run.reg.SetConnectorEnabled(ctx, sessionID, connectorID, on)
+	rev, err := run.reg.SetConnectorEnabled(ctx, sessionID, connectorID, on)
+	if err == nil && !on {
+		// The chat no longer sees the connector's resources: stop following them.
+		if uerr := run.sup.UnsubscribeSession(ctx, sessionID, connectorID); uerr != nil {
+			c.core.log.Warn("unsubscribe a chat's resources", "session", sessionID, "connector", connectorID, "err", uerr)
+		}
+	}
+	return rev, err
 }
 
 // SetSessionTool turns one tool (canonical name server.tool) on or off in a

@@ -191,7 +191,7 @@ func TestChatRunCallsMCPTool(t *testing.T) {
 		fakescript.Reply{ToolCalls: []fakescript.ToolCall{{Name: "files__read", Args: json.RawMessage(`{"path":"notes.txt"}`)}}},
 		fakescript.Reply{Text: "The file says hello."},
 	)
-	sent, err := a.Chat.SendMessage(sid, "What is in notes.txt?")
+	sent, err := a.Chat.SendMessage(sid, "What is in notes.txt?", nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -224,7 +224,7 @@ func TestChatRunCallsMCPTool(t *testing.T) {
 		fakescript.Reply{ToolCalls: []fakescript.ToolCall{{Name: "files__read", Args: json.RawMessage(`{"path":"todo.txt"}`)}}},
 		fakescript.Reply{Text: "Nothing to do."},
 	)
-	sent, err = a.Chat.SendMessage(sid, "And todo.txt?")
+	sent, err = a.Chat.SendMessage(sid, "And todo.txt?", nil)
 	if err != nil {
 		t.Fatal(err)
 	}

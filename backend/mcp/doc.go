@@ -76,7 +76,10 @@
 // into canonical parts (content.go: text, files, chat.ResourcePart, text
 // cut to MaxResourceText with a note), Complete asks completion/complete
 // for a prompt argument or a template variable, and Subscribe and
-// Unsubscribe follow a resource. Prompt and template lists are read once
+// Unsubscribe follow a resource (UnsubscribeSession drops all a session
+// follows, when a chat turns a connector off or is deleted).
+// ConnectorOffering is one ready connector's prompts, templates and first
+// page of resources, outside any chat, for the connectors page. Prompt and template lists are read once
 // per link and read again after list_changed; FeatureEvents hears of
 // changes once per read and of updates to followed resources. A tool
 // result's resource_link is its own attachment type, read on demand with

@@ -93,6 +93,21 @@ func testEverythingFeatures(t *testing.T, c Connector) {
 			t.Errorf("offer = %+v; want prompts, resources, subscriptions and completions of a ready Everything", o)
 		}
 	})
+	t.Run("connector offering", func(t *testing.T) {
+		o, err := h.sup.ConnectorOffering(ctx, c.ID)
+		if err != nil || len(o.Errors) > 0 {
+			t.Fatalf("ConnectorOffering = %+v, %v", o, err)
+		}
+		if !slices.ContainsFunc(o.Prompts, func(p Prompt) bool { return p.Name == "simple-prompt" }) {
+			t.Errorf("offering prompts = %+v; want simple-prompt among them", o.Prompts)
+		}
+		if !slices.ContainsFunc(o.Templates, func(r ResourceTemplate) bool { return r.URITemplate == "demo://resource/dynamic/text/{resourceId}" }) {
+			t.Errorf("offering templates = %+v; want the dynamic text template", o.Templates)
+		}
+		if len(o.Resources) == 0 {
+			t.Errorf("offering has no resources; want the first page")
+		}
+	})
 	t.Run("list prompts", func(t *testing.T) {
 		list, err := h.sup.Prompts(ctx, sess)
 		if err != nil || len(list.Unavailable) > 0 {

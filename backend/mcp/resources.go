@@ -60,6 +60,11 @@ func (s *Supervisor) Resources(ctx context.Context, sessionID, connectorID, curs
 	if err != nil {
 		return ResourcePage{}, err
 	}
+	return l.resourcePage(ctx, cursor)
+}
+
+// resourcePage reads one page of the server's resources.
+func (l *link) resourcePage(ctx context.Context, cursor string) (ResourcePage, error) {
 	out := ResourcePage{Resources: []Resource{}}
 	if l.caps.Resources == nil {
 		return out, nil

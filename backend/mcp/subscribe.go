@@ -162,3 +162,43 @@ func (r *runner) resourceUpdated(uri string) {
 	}
 	ev.ResourceUpdated(r.id, uri, sessions)
 }
+
+// UnsubscribeSession stops the session following every resource on the
+// given connectors, or on every connector when none is given: the app
+// calls it when a chat turns a connector off and when a chat is deleted,
+// so a server is not left sending updates nobody reads. Each resource
+// whose last follower this was is unsubscribed on the server (Unsubscribe);
+// the first failure is returned after the rest are tried.
+func (s *Supervisor) UnsubscribeSession(ctx context.Context, sessionID string, connectorIDs ...string) error {
+	s.mu.Lock()
+	runners := make([]*runner, 0, len(s.runners))
+	for id, r := range s.runners {
+		if len(connectorIDs) == 0 || slices.Contains(connectorIDs, id) {
+			runners = append(runners, r)
+		}
+	}
+	s.mu.Unlock()
+	var first error
+	for _, r := range runners {
+		for _, uri := range r.subs.followed(sessionID) {
+			if err := s.Unsubscribe(ctx, sessionID, r.id, uri); err != nil && first == nil {
+				first = err
+			}
+		}
+	}
+	return first
+}
+
+// followed returns the resources the session follows, sorted.
+func (s *subscriptions) followed(sessionID string) []string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	var out []string
+	for uri, sessions := range s.uris {
+		if sessions[sessionID] {
+			out = append(out, uri)
+		}
+	}
+	slices.Sort(out)
+	return out
+}

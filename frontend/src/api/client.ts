@@ -9,6 +9,7 @@ import {
   EventAuthLogin,
   EventMenuCommand,
   EventSessionsChanged,
+  type DraftPartDTO,
   type ExportFormat,
   type LoginEventDTO,
   type MenuCommand,
@@ -45,7 +46,9 @@ export const api = {
   openSessionAt: (id: string, seq: number) => call(() => go().Sessions.OpenAt(id, seq)),
   /** The page of a session's messages stored before seq before. */
   earlierMessages: (sessionId: string, before: number) => call(() => go().Sessions.EarlierMessages(sessionId, before)),
-  sendMessage: (sessionId: string, text: string) => call(() => go().Chat.SendMessage(sessionId, text)),
+  /** Sends the user's message with the draft's attachments (files and resources). */
+  sendMessage: (sessionId: string, text: string, attachments: DraftPartDTO[] = []) =>
+    call(() => go().Chat.SendMessage(sessionId, text, attachments)),
   accounts: () => call(() => go().Accounts.List()),
   signIn: (provider: ProviderId) => call(() => go().Accounts.SignIn(provider)),
   cancelSignIn: (loginId: string) => call(() => go().Accounts.CancelSignIn(loginId)),

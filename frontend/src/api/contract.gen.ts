@@ -223,6 +223,15 @@ export interface CompactionDTO {
 }
 
 /**
+ * CompletionRefDTO names what a completion is for: a prompt or a resource
+ * template. Exactly one is set.
+ */
+export interface CompletionRefDTO {
+  prompt?: string
+  uriTemplate?: string
+}
+
+/**
  * ConnectorDTO is a connector as the Connectors page shows it: its
  * settings (secret values masked) and its live state.
  */
@@ -402,6 +411,25 @@ export interface DeltaDTO {
 export interface DiffLine {
   op: string
   text: string
+}
+
+/**
+ * DraftPartDTO is a part of a message being composed, both ways: text
+ * (a prompt's), a file (an image, a PDF, a text file; Data base64) or a
+ * resource (URI and connector, with its Text or its bytes in Data).
+ */
+export interface DraftPartDTO {
+  type: string
+  text?: string
+  name?: string
+  mimeType?: string
+  size?: number
+  data?: string
+  uri?: string
+  connectorId?: string
+  server?: string
+  title?: string
+  truncated?: boolean
 }
 
 /** ElicitationClosedDTO is elicitation:closed. */
@@ -685,6 +713,30 @@ export interface OAuthInputDTO {
   scopes?: string[]
 }
 
+/** OfferDTO is what one connector of the chat offers besides tools. */
+export interface OfferDTO {
+  connectorId: string
+  server: string
+  state: string
+  prompts: boolean
+  resources: boolean
+  subscribe: boolean
+  completions: boolean
+}
+
+/**
+ * OfferingDTO is one connector's prompts, templates and first page of
+ * resources, for the connectors page.
+ */
+export interface OfferingDTO {
+  connectorId: string
+  prompts: PromptDTO[]
+  templates: ResourceTemplateDTO[]
+  resources: ResourceDTO[]
+  moreResources?: boolean
+  errors: string[]
+}
+
 /**
  * PartDTO is one part of a message; fields are set by Type: text and
  * reasoning carry Text; tool_call carries CallID, Name, Server, Arguments;
@@ -699,6 +751,14 @@ export interface PartDTO {
   arguments?: string
   result?: ToolResultDTO
   mimeType?: string
+  /**
+   * URI, Title, ConnectorID and Size describe a file or resource part
+   * (its bytes stay in Go: pages carry references).
+   */
+  uri?: string
+  title?: string
+  connectorId?: string
+  size?: number
 }
 
 /** PrefsDTO is the Settings page's rows (backend/prefs, docs/SETTINGS.md). */
@@ -724,6 +784,30 @@ export interface PrefsDTO {
   baseUrlsFromEnv: string[]
 }
 
+/** PromptArgumentDTO is one argument of a prompt. */
+export interface PromptArgumentDTO {
+  name: string
+  title?: string
+  description?: string
+  required?: boolean
+}
+
+/** PromptDTO is a prompt a connector of the chat offers, for the "/" menu. */
+export interface PromptDTO {
+  connectorId: string
+  server: string
+  name: string
+  title?: string
+  description?: string
+  arguments: PromptArgumentDTO[]
+}
+
+/** PromptListDTO is the chat's prompts. */
+export interface PromptListDTO {
+  prompts: PromptDTO[]
+  unavailable: UnavailableDTO[]
+}
+
 /** ProviderModelsDTO is one provider in the model picker. */
 export interface ProviderModelsDTO {
   provider: ProviderId
@@ -738,6 +822,54 @@ export interface ProviderModelsDTO {
   fetchedAt?: number
   /** Error is why the last refresh of the list failed. */
   error?: string
+}
+
+/**
+ * ResourceChangedDTO names a connector whose prompt or resource list
+ * changed.
+ */
+export interface ResourceChangedDTO {
+  connectorId: string
+}
+
+/** ResourceDTO is a resource a connector lists. */
+export interface ResourceDTO {
+  connectorId: string
+  server: string
+  uri: string
+  name: string
+  title?: string
+  description?: string
+  mimeType?: string
+  size?: number
+}
+
+/** ResourcePageDTO is one page of a connector's resources. */
+export interface ResourcePageDTO {
+  resources: ResourceDTO[]
+  nextCursor?: string
+}
+
+/** ResourceTemplateDTO is a resource template (RFC 6570) and its variables. */
+export interface ResourceTemplateDTO {
+  connectorId: string
+  server: string
+  uriTemplate: string
+  variables: string[]
+  name: string
+  title?: string
+  description?: string
+  mimeType?: string
+}
+
+/**
+ * ResourceUpdatedDTO is a followed resource the server says changed, and
+ * the chats that follow it.
+ */
+export interface ResourceUpdatedDTO {
+  connectorId: string
+  uri: string
+  sessionIds: string[]
 }
 
 /** RetryDTO is run:retrying. */
@@ -1042,6 +1174,16 @@ export interface ToolsChangedDTO {
   revision: number
 }
 
+/**
+ * UnavailableDTO is a connector whose prompts or resources could not be
+ * listed, and why.
+ */
+export interface UnavailableDTO {
+  connectorId: string
+  server: string
+  error: string
+}
+
 /** UsageDTO counts tokens. */
 export interface UsageDTO {
   inputTokens: number
@@ -1154,6 +1296,12 @@ export interface ChatService {
    */
   ApplyNow(runID: string): Promise<boolean>
   /**
+   * CheckAttachments says why the chat's model would refuse the draft's
+   * attachments ([] when it takes them), so the composer shows it before
+   * anything is sent.
+   */
+  CheckAttachments(sessionID: string, attachments: DraftPartDTO[]): Promise<string[]>
+  /**
    * CompactNow summarises the session's conversation before its latest turn
    * now, with the session's model ("Compact now"). It returns the run's id
    * at once; the work reports compaction:progress, message:saved (the
@@ -1197,12 +1345,13 @@ export interface ChatService {
   /** RetryTurn runs the session's last failed turn again. */
   RetryTurn(sessionID: string): Promise<string>
   /**
-   * SendMessage stores the user's message and starts a reply. It returns
+   * SendMessage stores the user's message, with the draft's attachments
+   * (files and resources; see CheckAttachments), and starts a reply. It returns
    * once the message is stored; the reply streams as events. A chat without
    * a usable provider still keeps the message: the run then fails with a
    * sign-in hint.
    */
-  SendMessage(sessionID: string, text: string): Promise<SendResultDTO>
+  SendMessage(sessionID: string, text: string, attachments: DraftPartDTO[]): Promise<SendResultDTO>
   /**
    * SetSessionModel switches a session to provider and model; the next
    * request renders the whole history for it. The choice is remembered as
@@ -1296,6 +1445,11 @@ export interface ConnectorsService {
   /** CancelTask asks a connector's server to cancel one of its tasks. */
   CancelTask(id: string, taskID: string): Promise<void>
   /**
+   * Complete asks a connector for completions of a prompt's argument or a
+   * template's variable.
+   */
+  Complete(sessionID: string, connectorID: string, ref: CompletionRefDTO, argument: string, value: string, context: Record<string, string>): Promise<string[]>
+  /**
    * Delete stops a connector and deletes it with its secrets and tokens;
    * its tools leave every session.
    */
@@ -1312,6 +1466,12 @@ export interface ConnectorsService {
    * there as JSON Lines; "" when the user cancelled.
    */
   ExportAudit(id: string): Promise<string>
+  /**
+   * GetPrompt runs a prompt with its arguments and returns it as the parts
+   * of one user turn (text, files, resources), for the user to review. The
+   * server's refusal is the error, in its words.
+   */
+  GetPrompt(sessionID: string, connectorID: string, name: string, args: Record<string, string>): Promise<DraftPartDTO[]>
   /** Grants lists the tools of a connector allowed in every chat. */
   Grants(id: string): Promise<Grant[]>
   /**
@@ -1329,12 +1489,40 @@ export interface ConnectorsService {
    * log messages and the supervisor's notes.
    */
   Logs(id: string): Promise<LogLineDTO[]>
+  /**
+   * Offering lists what a ready connector offers besides tools, for the
+   * connectors page.
+   */
+  Offering(connectorID: string): Promise<OfferingDTO>
+  /** Offers lists what each connector the chat enables offers besides tools. */
+  Offers(sessionID: string): Promise<OfferDTO[]>
   /** PickExportFile asks where to export the connectors; "" when cancelled. */
   PickExportFile(): Promise<string>
   /** PickFolder asks for a folder (for a session's roots); "" when cancelled. */
   PickFolder(): Promise<string>
   /** PickImportFile asks for an mcpServers file to import; "" when cancelled. */
   PickImportFile(): Promise<string>
+  /** Prompts lists the prompts of the connectors the chat enables. */
+  Prompts(sessionID: string): Promise<PromptListDTO>
+  /**
+   * ReadResource reads a resource of a connector the chat enables, as parts
+   * ready to attach.
+   */
+  ReadResource(sessionID: string, connectorID: string, uri: string): Promise<DraftPartDTO[]>
+  /**
+   * ReadTemplate fills a resource template's variables and reads the
+   * resource it names.
+   */
+  ReadTemplate(sessionID: string, connectorID: string, uriTemplate: string, values: Record<string, string>): Promise<DraftPartDTO[]>
+  /**
+   * ReadToolResource reads a resource a tool's result linked to, from the
+   * connector that serves the tool (canonical name server.tool) in the chat.
+   */
+  ReadToolResource(sessionID: string, toolName: string, uri: string): Promise<DraftPartDTO[]>
+  /** ResourceTemplates lists the resource templates of the chat's connectors. */
+  ResourceTemplates(sessionID: string): Promise<ResourceTemplateDTO[]>
+  /** Resources returns one page of a connector's resources ("" for the first). */
+  Resources(sessionID: string, connectorID: string, cursor: string): Promise<ResourcePageDTO>
   /** Restart stops and starts a connector now. */
   Restart(id: string): Promise<void>
   /** RevokeGrant removes a tool's grant for every chat: its next call asks. */
@@ -1393,6 +1581,11 @@ export interface ConnectorsService {
   SignIn(id: string): Promise<void>
   /** SignOut forgets a connector's OAuth token and restarts it. */
   SignOut(id: string): Promise<void>
+  /**
+   * SubscribeResource follows a resource attached in the chat: the server's
+   * updates arrive as resource:updated.
+   */
+  SubscribeResource(sessionID: string, connectorID: string, uri: string): Promise<void>
   /**
    * SuggestSecretArgs returns the indexes of the arguments that look like
    * they hold a secret (--token=…, --api-key …, "Bearer …", a key with a
@@ -1626,6 +1819,24 @@ export const EventSampling = 'sampling:needed'
 export const EventSamplingResult = 'sampling:result'
 
 /**
+ * EventPromptsChanged: a connector's prompt list changed; the "/" menu
+ * reads it again.
+ */
+export const EventPromptsChanged = 'prompts:changed'
+
+/**
+ * EventResourcesChanged: a connector's resource or template list
+ * changed; the resource picker reads it again.
+ */
+export const EventResourcesChanged = 'resources:changed'
+
+/**
+ * EventResourceUpdated: a resource chats follow (attached) changed on
+ * its server; the composer marks it "updated".
+ */
+export const EventResourceUpdated = 'resource:updated'
+
+/**
  * EventMenuCommand carries a menu command the UI carries out; the
  * window commands (quit, full screen) run in Go instead.
  */
@@ -1659,6 +1870,9 @@ export interface EventPayloads {
   [EventElicitationClosed]: ElicitationClosedDTO
   [EventSampling]: SamplingDTO
   [EventSamplingResult]: SamplingResultDTO
+  [EventPromptsChanged]: ResourceChangedDTO
+  [EventResourcesChanged]: ResourceChangedDTO
+  [EventResourceUpdated]: ResourceUpdatedDTO
   [EventMenuCommand]: MenuCommand
 }
 
@@ -1678,6 +1892,9 @@ export const CONNECTORS_EVENTS = [EventConnectorState, EventConnectorLog, EventT
 
 /** The mcpRequests events. */
 export const MCP_REQUESTS_EVENTS = [EventElicitation, EventElicitationClosed, EventSampling, EventSamplingResult] as const
+
+/** The compose events. */
+export const COMPOSE_EVENTS = [EventPromptsChanged, EventResourcesChanged, EventResourceUpdated] as const
 
 /** The menu events. */
 export const MENU_EVENTS = [EventMenuCommand] as const

@@ -13,7 +13,7 @@ describe('composer', () => {
     const {backend, user} = await renderApp({sessions: two()})
     const composer = screen.getByTestId('composer')
     await user.type(composer, 'Plan three days in Lisbon{Enter}')
-    expect(backend.Chat.SendMessage).toHaveBeenCalledWith('s1', 'Plan three days in Lisbon')
+    expect(backend.Chat.SendMessage).toHaveBeenCalledWith('s1', 'Plan three days in Lisbon', [])
     const msg = await screen.findByTestId('message')
     expect(msg).toHaveAttribute('data-role', 'user')
     expect(msg).toHaveTextContent('Plan three days in Lisbon')
@@ -64,7 +64,7 @@ describe('composer', () => {
     expect(composer).toHaveValue('line one\nline two')
     expect(backend.Chat.SendMessage).not.toHaveBeenCalled()
     await user.click(screen.getByTestId('send'))
-    expect(backend.Chat.SendMessage).toHaveBeenCalledWith('s1', 'line one\nline two')
+    expect(backend.Chat.SendMessage).toHaveBeenCalledWith('s1', 'line one\nline two', [])
   })
 
   it('cannot send empty or blank text', async () => {

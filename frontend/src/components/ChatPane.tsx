@@ -18,6 +18,8 @@ import {FirstRun, useFirstRunSteps} from './FirstRun'
 import {LogoMark} from './LogoMark'
 import {MessageList} from './MessageList'
 import {ToolsButton} from './tools/ToolsButton'
+import {readToolResource} from '../api/compose'
+import {ToolResourceContext} from './compose/toolResources'
 
 function AccountsLink() {
   const setView = useUI((s) => s.setView)
@@ -133,15 +135,17 @@ export function ChatPane() {
           </EmptyState>
         </div>
       ) : (
-        <MessageList
-          sessionId={activeId}
-          messages={ready ? messages : []}
-          footer={footer}
-          hasEarlier={ready && earlierBefore > 0}
-          loadingEarlier={loadingEarlier}
-          onLoadEarlier={loadEarlier}
-          onRegenerate={(seq) => void regenerate(activeId, seq)}
-        />
+        <ToolResourceContext.Provider value={(tool, uri) => readToolResource(activeId, tool, uri).then((ps) => ps.map((p) => ({...p, uri: p.uri || uri})))}>
+          <MessageList
+            sessionId={activeId}
+            messages={ready ? messages : []}
+            footer={footer}
+            hasEarlier={ready && earlierBefore > 0}
+            loadingEarlier={loadingEarlier}
+            onLoadEarlier={loadEarlier}
+            onRegenerate={(seq) => void regenerate(activeId, seq)}
+          />
+        </ToolResourceContext.Provider>
       )}
       <Composer key={activeId} sessionId={activeId} />
     </section>

@@ -10,6 +10,9 @@ import {useActiveRun, useRuns} from '../stores/runs'
 import {useSessions} from '../stores/sessions'
 import {useTools} from '../stores/tools'
 import {useUI} from '../stores/ui'
+import {composeApi} from '../api/compose'
+import {useCompose} from './compose/useCompose'
+import {useComposeRevision} from './compose/useComposeEvents'
 
 /** Lines the composer grows to before it scrolls. */
 export const MAX_LINES = 8
@@ -50,12 +53,15 @@ export function Composer({sessionId}: {sessionId: string}) {
 
   useAutoGrow(ref, text, MAX_LINES)
 
+  const revision = useComposeRevision()
+  const compose = useCompose({sessionId, text, setText: (t) => setDraft(sessionId, t), api: composeApi, revision, disabled: !!blocker})
+
   const streaming = !!run
-  const ready = canSend(text) && !sending && !streaming && !blocker
+  const ready = canSend(text) && !sending && !streaming && !blocker && compose.refusals.length === 0
 
   function submit() {
     if (!ready) return
-    void send(sessionId, text)
+    void send(sessionId, text, compose.attachments).then((ok) => ok && compose.sent())
   }
 
   return (
@@ -66,7 +72,15 @@ export function Composer({sessionId}: {sessionId: string}) {
         submit()
       }}
     >
-      <div className="composer-box">
+      <div className="compose-layer">{compose.overlay}</div>
+      {compose.chips}
+      <div
+        className={`composer-box${compose.dropping ? ' is-dropping' : ''}`}
+        onDragOver={compose.onDragOver}
+        onDragLeave={compose.onDragLeave}
+        onDrop={compose.onDrop}
+      >
+        {compose.attachButton}
         <textarea
           ref={ref}
           className="composer-input"
@@ -76,7 +90,9 @@ export function Composer({sessionId}: {sessionId: string}) {
           rows={1}
           value={text}
           onChange={(e) => setDraft(sessionId, e.target.value)}
+          onPaste={compose.onPaste}
           onKeyDown={(e) => {
+            if (compose.onKeyDown(e)) return
             if (e.key === 'Enter' && !e.shiftKey && !e.nativeEvent.isComposing) {
               e.preventDefault()
               submit()

@@ -1,6 +1,7 @@
 import {create} from 'zustand'
 import {api, chatApi} from '../api/client'
 import {toAppError} from '../api/errors'
+import type {DraftPartDTO} from '../api/contract.gen'
 import type {Message} from '../api/types'
 import {canSend, type Drafts, getDraft, removeDraft, setDraft} from '../lib/drafts'
 import {afterEdit, endsMidTurn, prependPage, removeMessage, upsertMessage} from '../lib/messages'
@@ -47,7 +48,8 @@ interface ChatState {
   loadEarlier: (auto?: boolean) => Promise<void>
   setDraft: (sessionId: string, text: string) => void
   dropDraft: (sessionId: string) => void
-  send: (sessionId: string, text: string) => Promise<boolean>
+  /** Sends text with the draft's attachments (files and resources). */
+  send: (sessionId: string, text: string, attachments?: DraftPartDTO[]) => Promise<boolean>
   /**
    * Sends text as a new version of the user message seq and starts its
    * reply. Once Go has stored it, the edited message and what followed it
@@ -142,7 +144,7 @@ export const useChat = create<ChatState>()((set, get) => ({
 
   dropDraft: (sessionId) => set((s) => ({drafts: removeDraft(s.drafts, sessionId)})),
 
-  send: async (sessionId, text) => {
+  send: async (sessionId, text, attachments = []) => {
     const runs = useRuns.getState()
     if (!canSend(text) || get().sending[sessionId] || runs.active[sessionId]) return false
     runs.setNotice(sessionId, null)
@@ -152,7 +154,7 @@ export const useChat = create<ChatState>()((set, get) => ({
       midTurn: false,
     }))
     try {
-      const {runId, message} = await api.sendMessage(sessionId, text)
+      const {runId, message} = await api.sendMessage(sessionId, text, attachments)
       if (get().sessionId === sessionId) set((s) => ({messages: upsertMessage(s.messages, message)}))
       if (runId) useRuns.getState().begin(sessionId, runId)
       return true

@@ -140,7 +140,7 @@ export function ToolCard({callId, part, result, pendingStatus = 'stopped'}: Prop
             <ToolLogs logs={view.logs} />
           </ToolSection>
         )}
-        {view.result && <ToolResultView result={view.result} />}
+        {view.result && <ToolResultView result={view.result} tool={view.name} />}
       </div>
     </div>
   )

@@ -3,12 +3,14 @@ import {CircleAlert, FileText, Music} from 'lucide-react'
 import type {Attachment, ToolResult} from '../../api/types'
 import {isEmptyJson} from '../../lib/json'
 import {formatBytes} from '../../lib/size'
+import {ToolResourceAttachment} from '../compose/toolResources'
 import {attachmentSrc} from '../../lib/toolCards'
 import {JsonBlock} from './ToolParts'
 import {ToolSection} from './ToolSection'
 import {ValueView} from './ValueView'
 
-function AttachmentView({a}: {a: Attachment}) {
+function AttachmentView({a, tool}: {a: Attachment; tool?: string}) {
+  if ((a.type === 'resource_link' || a.type === 'resource') && a.uri) return <ToolResourceAttachment a={a} tool={tool} />
   const src = attachmentSrc(a)
   if (a.type === 'image' && src) {
     return (
@@ -48,7 +50,7 @@ function AttachmentView({a}: {a: Attachment}) {
 }
 
 /** A tool's result envelope: data, error, attachments, and the raw result on demand. */
-export function ToolResultView({result}: {result: ToolResult}) {
+export function ToolResultView({result, tool}: {result: ToolResult; tool?: string}) {
   const [raw, setRaw] = useState(false)
   const hasData = !isEmptyJson(result.data)
   const attachments = result.attachments ?? []
@@ -93,7 +95,7 @@ export function ToolResultView({result}: {result: ToolResult}) {
             {attachments.length > 0 && (
               <div className="tool-attachments">
                 {attachments.map((a, i) => (
-                  <AttachmentView key={i} a={a} />
+                  <AttachmentView key={i} a={a} tool={tool} />
                 ))}
               </div>
             )}

@@ -8,6 +8,7 @@ import {useAutoGrow} from '../../lib/useAutoGrow'
 import {useChat} from '../../stores/chat'
 import {useRuns} from '../../stores/runs'
 import {CopyButton} from '../CopyButton'
+import {MessageAttachments} from '../compose/MessageAttachments'
 import {BranchSwitcher} from './BranchSwitcher'
 
 /** Lines the edit box grows to before it scrolls. */
@@ -134,6 +135,7 @@ export function UserMessage({message, sessionId}: Props) {
   return (
     <div className="message message-user" data-testid="message" data-role="user" data-status={message.status} data-seq={message.seq}>
       <div className="message-content" title={fullTime(message.createdAt)}>
+        <MessageAttachments parts={message.parts} />
         {text && <div className="message-text">{text}</div>}
       </div>
       {(text || message.branch) && (

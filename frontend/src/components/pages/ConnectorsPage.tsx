@@ -33,6 +33,8 @@ import {Page} from './Page'
 import {ProtocolBadge} from '../trust'
 import {TrustDrawerHost, useTrustDrawer} from './ConnectorsPage.trust'
 import './ConnectorsPage.css'
+import {connectorOffering} from '../../api/compose'
+import {ConnectorOffering} from '../compose/ConnectorOffering'
 
 const TRANSPORT_ICON = {stdio: Terminal, http: Globe, sse: Radio} as const
 const TRANSPORT_LABEL: Record<string, string> = {stdio: 'stdio', http: 'HTTP', sse: 'SSE'}
@@ -212,6 +214,7 @@ function ConnectorCard({c, onEdit, onDelete}: {c: Connector; onEdit: () => void;
         </div>
       </div>
       <ErrorBlock c={c} />
+      {c.enabled && c.state === 'ready' && <ConnectorOffering load={() => connectorOffering(c.id)} tools={c.toolCount} />}
       {oauth && c.enabled && (
         <div className="connector-signin">
           {busy === 'signin' ? (

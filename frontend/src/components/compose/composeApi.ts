@@ -1,0 +1,57 @@
+import type {DraftAttachment, Prompt, Resource, ResourcePage, ResourceTemplate} from './types'
+
+/** A connector of the chat and what its server offers (backend/mcp ConnectorOffer). */
+export interface ConnectorOffer {
+  connectorId: string
+  server: string
+  state: string
+  prompts: boolean
+  resources: boolean
+  subscribe: boolean
+  completions: boolean
+}
+
+/** What a completion is for: a prompt (by name) or a resource template (by its URI template). */
+export interface CompletionRef {
+  prompt?: string
+  uriTemplate?: string
+}
+
+/** A part as Go sends it (chat.Parts as JSON). */
+export interface WirePart {
+  type: string
+  text?: string
+  name?: string
+  mimeType?: string
+  size?: number
+  data?: string
+  uri?: string
+  connectorId?: string
+  server?: string
+  title?: string
+  truncated?: boolean
+}
+
+/**
+ * The calls to Go the composer's prompts, resources and attachments need,
+ * for one chat. The wiring passes the bound methods; tests pass fakes.
+ */
+export interface ComposeApi {
+  offers: (sessionId: string) => Promise<ConnectorOffer[]>
+  prompts: (sessionId: string) => Promise<{prompts: Prompt[]; unavailable?: {server: string; error: string}[]}>
+  /** prompts/get, as one user turn's parts (PromptResult.Parts). */
+  getPrompt: (sessionId: string, connectorId: string, name: string, args: Record<string, string>) => Promise<WirePart[]>
+  complete: (sessionId: string, connectorId: string, ref: CompletionRef, argument: string, value: string, context: Record<string, string>) => Promise<string[]>
+  resources: (sessionId: string, connectorId: string, cursor: string) => Promise<ResourcePage>
+  templates: (sessionId: string) => Promise<ResourceTemplate[]>
+  /** resources/read, as resource parts. */
+  readResource: (sessionId: string, connectorId: string, uri: string) => Promise<WirePart[]>
+  /** Expands a template and reads the resource. */
+  readTemplate: (sessionId: string, connectorId: string, uriTemplate: string, values: Record<string, string>) => Promise<WirePart[]>
+  /** Follows a resource for updates (a connector that does not offer them is skipped by the caller). */
+  subscribe: (sessionId: string, connectorId: string, uri: string) => Promise<void>
+  /** Why the draft's attachments would be refused by the chat's model, checked in Go; [] when they fit. */
+  checkAttachments: (sessionId: string, attachments: DraftAttachment[]) => Promise<string[]>
+}
+
+export type {Resource}
