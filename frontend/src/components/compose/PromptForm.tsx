@@ -47,19 +47,21 @@ export function PromptForm({prompt, complete, onSubmit, onCancel}: Props) {
   }
 
   return (
-    <form
+    // A div, not a nested <form>: inside the composer's form the browser
+    // submitted the page natively on Insert (a reload that lost the draft).
+    <div
+      role="form"
       className="compose-form"
       data-testid="prompt-form"
       aria-label={`Arguments of ${prompt.name}`}
-      onSubmit={(e) => {
-        e.preventDefault()
-        e.stopPropagation() // the composer around it is a form too
-        void submit()
-      }}
       onKeyDown={(e) => {
         if (e.key === 'Escape') {
           e.preventDefault()
           onCancel()
+        } else if (e.key === 'Enter' && !e.shiftKey && !e.nativeEvent.isComposing && (e.target as HTMLElement).tagName === 'INPUT') {
+          e.preventDefault() // Enter in a field inserts, as a form would
+          e.stopPropagation()
+          if (ready) void submit()
         }
       }}
     >
@@ -101,10 +103,10 @@ export function PromptForm({prompt, complete, onSubmit, onCancel}: Props) {
         <button type="button" className="btn" onClick={onCancel}>
           Cancel
         </button>
-        <button type="submit" className="btn btn-primary" data-testid="prompt-insert" disabled={!ready} autoFocus={args.length === 0}>
+        <button type="button" className="btn btn-primary" data-testid="prompt-insert" disabled={!ready} autoFocus={args.length === 0} onClick={() => void submit()}>
           {busy ? 'Getting…' : 'Insert'}
         </button>
       </div>
-    </form>
+    </div>
   )
 }

@@ -139,12 +139,15 @@ export function ResourcePicker({sources, listPage, templates, completeVariable, 
             ))}
           </div>
           {template ? (
-            <form
+            // A div, not a nested <form> inside the composer's (see PromptForm).
+            <div
+              role="form"
               className="compose-form"
               data-testid="template-form"
-              onSubmit={(e) => {
+              onKeyDown={(e) => {
+                if (e.key !== 'Enter' || e.shiftKey || (e.target as HTMLElement).tagName !== 'INPUT') return
                 e.preventDefault()
-        e.stopPropagation() // the composer around it is a form too
+                e.stopPropagation()
                 if (missing.length === 0) void run('template', () => onPickTemplate(template, values))
               }}
             >
@@ -170,11 +173,17 @@ export function ResourcePicker({sources, listPage, templates, completeVariable, 
                 <button type="button" className="btn btn-secondary" onClick={() => setTemplate(null)}>
                   Back
                 </button>
-                <button type="submit" className="btn btn-primary" data-testid="template-attach" disabled={missing.length > 0 || !!busy}>
+                <button
+                  type="button"
+                  className="btn btn-primary"
+                  data-testid="template-attach"
+                  disabled={missing.length > 0 || !!busy}
+                  onClick={() => void run('template', () => onPickTemplate(template, values))}
+                >
                   {busy ? 'Reading…' : 'Attach'}
                 </button>
               </div>
-            </form>
+            </div>
           ) : (
             <>
               <input
