@@ -182,7 +182,7 @@ func (c *Catalog) Model(ctx context.Context, provider string) (chat.Model, error
 	if err != nil {
 		return nil, err
 	}
-	w := watched{modelStreamer: m, c: c, provider: provider}
+	w := c.watch(m, provider)
 	c.cache[provider] = cached{key: key, model: w}
 	return w, nil
 }

@@ -67,6 +67,14 @@ func TestModelsStreamFromEachFake(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
+			// The catalog's wrapper keeps the adapter's attachment rules
+			// visible: a draft is checked with them before sending.
+			if checker, ok := m.(chat.AttachmentChecker); !ok {
+				t.Errorf("the %s model hides its attachment rules (%T)", p, m)
+			} else if _, _, err := checker.AttachmentRules(chat.ModelInfo{}).Fit([]chat.Message{{Role: chat.RoleUser,
+				Parts: chat.Parts{chat.FilePart{Name: "scan.tiff", MIMEType: "image/tiff", Data: "SUkqAA=="}}}}); err == nil && p == chat.ProviderAnthropic {
+				t.Errorf("Claude's rules take a TIFF; want it refused")
+			}
 			seq, err := m.Stream(t.Context(), chat.Request{
 				Model: DefaultModel(p), SessionID: "s", PromptID: "p",
 				Messages: []chat.Message{{Role: chat.RoleUser, Parts: chat.Parts{chat.TextPart{Text: "hello"}}}},

@@ -325,9 +325,31 @@ func (w watched) Stream(ctx context.Context, req chat.Request) (chatSeq, error) 
 	return seq, err
 }
 
+// checkedWatched is a watched adapter that has attachment rules
+// (chat.AttachmentChecker): the wrapper must not hide them, or a draft's
+// files are not checked against the provider's limits before sending
+// (agent.CheckAttachments).
+type checkedWatched struct{ watched }
+
+func (w checkedWatched) AttachmentRules(info chat.ModelInfo) chat.AttachmentRules {
+	return w.modelStreamer.(chat.AttachmentChecker).AttachmentRules(info)
+}
+
+// watch wraps an adapter as watched, keeping its attachment rules visible.
+func (c *Catalog) watch(m modelStreamer, provider string) chat.Model {
+	w := watched{modelStreamer: m, c: c, provider: provider}
+	if _, ok := m.(chat.AttachmentChecker); ok {
+		return checkedWatched{w}
+	}
+	return w
+}
+
 // unwrap returns the adapter inside a watched one.
 func unwrap(m any) any {
-	if w, ok := m.(watched); ok {
+	switch w := m.(type) {
+	case watched:
+		return w.modelStreamer
+	case checkedWatched:
 		return w.modelStreamer
 	}
 	return m
