@@ -5,15 +5,16 @@
 //     inserted, sent, and the fake sees it;
 //   - "@" opens the resource picker; a resource attached from it reaches
 //     the fake with its text.
-// Not yet covered end to end (docs/E2E.md): a refused file by the
-// paperclip (the dev bridge never showed the refusal) and a resource link
-// opened inline from a tool result; both are covered by Vitest.
+//   - a file Claude does not take, attached by the paperclip, is refused as
+//     text before anything is sent.
+// Not yet covered end to end: a resource link opened inline from a tool
+// result (Vitest covers it).
 import {afterAll, beforeAll, describe, expect, test} from 'vitest'
 import {existsSync} from 'node:fs'
 import {launchApp, startFakes} from './harness'
 import type {AppHandle, Fakes} from './harness'
 import {
-  addApiKey, addStdioConnector, bodies, closeTools, docShot, everything, expectNoRejections, inKeyringSession, newChat,
+  addApiKey, addStdioConnector, bodies, closeTools, docShot, everything, expectNoRejections, expectReadable, inKeyringSession, newChat,
   setConnector, shutdown, userTexts, waitForReply,
 } from './chatkit'
 
@@ -31,7 +32,7 @@ describe.skipIf(!existsSync(everything) || !inKeyringSession)('prompts, resource
 
   afterAll(() => shutdown(app, fakes))
 
-  test('a prompt with completions, an attached resource', async () => {
+  test('a prompt with completions, an attached resource, a refused file', async () => {
     const {page} = app
     const script = fakes.script(p)
     await script.reset()
@@ -85,6 +86,22 @@ describe.skipIf(!existsSync(everything) || !inKeyringSession)('prompts, resource
     last = (await bodies(fakes, p)).at(-1)
     expect(JSON.stringify(last)).toContain(uri)
     await expect.poll(() => page.getByTestId('message-attachment').count()).toBeGreaterThan(0)
+
+    // An image type Claude does not take (JPEG, PNG, GIF, WebP only), by the
+    // paperclip: refused as text before sending, and Send stays off.
+    const sent = (await bodies(fakes, p)).length
+    const tiff = Buffer.concat([Buffer.from([0x49, 0x49, 0x2a, 0x00]), Buffer.alloc(2048, 0)])
+    await page.getByTestId('attach-input').setInputFiles({name: 'scan.tiff', mimeType: 'image/tiff', buffer: tiff})
+    const refusal = page.getByTestId('attachment-refusal')
+    await refusal.waitFor({timeout: 15_000})
+    expect(await refusal.textContent()).toMatch(/scan\.tiff/)
+    expectReadable(await refusal.textContent())
+    await composer.fill('Read the scan')
+    await docShot(page, 'compose-chips')
+    expect(await page.getByTestId('send').isDisabled()).toBe(true)
+    await page.getByRole('button', {name: 'Remove scan.tiff'}).click()
+    await refusal.waitFor({state: 'detached'})
+    expect((await bodies(fakes, p)).length).toBe(sent)
 
     await expectNoRejections(fakes, p)
   }, 240_000)
