@@ -32,7 +32,9 @@ func sample() (chat.Session, []chat.Message) {
 	secret := chat.ProviderData{"gemini": json.RawMessage(`{"thoughtSignature":"c2lnbmF0dXJl"}`),
 		"openai": json.RawMessage(`{"encrypted_content":"gAAAAB-secret"}`)}
 	msgs := []chat.Message{
-		{ID: "m1", Role: chat.RoleUser, Status: chat.StatusComplete, Parts: chat.Parts{chat.TextPart{Text: "What is in notes.txt?"}}},
+		{ID: "m1", Role: chat.RoleUser, Status: chat.StatusComplete, Parts: chat.Parts{chat.TextPart{Text: "What is in notes.txt?"},
+			chat.ResourcePart{URI: "file:///notes/plan.md", ConnectorID: "files", Server: "Files", Name: "plan.md", Title: "The plan",
+				MIMEType: "text/markdown", Text: "resource body, never exported"}}},
 		{ID: "m2", Role: chat.RoleAssistant, Status: chat.StatusComplete, Provider: "gemini", Model: "gemini-2.5-pro",
 			Usage: &chat.Usage{InputTokens: 1200, OutputTokens: 40, ReasoningTokens: 20}, Parts: chat.Parts{
 				chat.ReasoningPart{Text: "I should read the file.", ProviderData: secret},
@@ -57,7 +59,8 @@ func sample() (chat.Session, []chat.Message) {
 
 // secrets lists what no export may contain.
 var secrets = []string{"providerData", "thoughtSignature", "encrypted_content", "c2lnbmF0dXJl",
-	"gAAAAB", "raw-secret", "providerIds", "g-1", "/home/me/private", "abandoned attempt", "enabledConnectors", "grants"}
+	"gAAAAB", "raw-secret", "providerIds", "g-1", "/home/me/private", "abandoned attempt", "enabledConnectors", "grants",
+	"resource body"}
 
 func TestWriteGolden(t *testing.T) {
 	t.Parallel()

@@ -54,6 +54,9 @@ type jsonPart struct {
 	Arguments json.RawMessage `json:"arguments,omitempty"`
 	Result    *envelope       `json:"result,omitempty"`
 	MIMEType  string          `json:"mimeType,omitempty"`
+	// URI and Server name an attached resource (its body is not exported).
+	URI    string `json:"uri,omitempty"`
+	Server string `json:"server,omitempty"`
 }
 
 // envelope is what a tool result exports: what the model saw.
@@ -138,6 +141,8 @@ func jsonMessageOf(m chat.Message) jsonMessage {
 			jp.CallID, jp.Name, jp.Result = p.Result.CallID, p.Result.Name, &env
 		case chat.FilePart:
 			jp.Name, jp.MIMEType = p.Name, p.MIMEType
+		case chat.ResourcePart:
+			jp.Name, jp.URI, jp.Server, jp.MIMEType = resourceName(p), p.URI, p.Server, p.MIMEType
 		}
 		out.Parts = append(out.Parts, jp)
 	}
@@ -149,4 +154,12 @@ func usageOrNil(u chat.Usage) *chat.Usage {
 		return nil
 	}
 	return &u
+}
+
+// resourceName is how an attached resource is named in an export.
+func resourceName(p chat.ResourcePart) string {
+	if p.Title != "" {
+		return p.Title
+	}
+	return p.Name
 }

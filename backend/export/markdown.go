@@ -104,6 +104,12 @@ func (e *markdown) part(p chat.Part) {
 		fmt.Fprintf(e.w, "\n**Tool result:** `%s`\n\n%s", p.Result.Name, fence(string(body)))
 	case chat.FilePart:
 		fmt.Fprintf(e.w, "\n_Attachment: %s (%s)_\n", p.Name, p.MIMEType)
+	case chat.ResourcePart:
+		from := ""
+		if p.Server != "" {
+			from = " from " + p.Server
+		}
+		fmt.Fprintf(e.w, "\n_Resource: %s <%s>%s_\n", resourceName(p), p.URI, from)
 	}
 }
 
