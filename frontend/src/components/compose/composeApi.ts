@@ -1,36 +1,17 @@
+import type {CompletionRefDTO, DraftPartDTO, OfferDTO} from '../../api/contract.gen'
 import type {DraftAttachment, Prompt, Resource, ResourcePage, ResourceTemplate} from './types'
 
+// The shapes Go sends are the generated contract's (api/contract.gen.ts),
+// under the names the composer uses.
+
 /** A connector of the chat and what its server offers (backend/mcp ConnectorOffer). */
-export interface ConnectorOffer {
-  connectorId: string
-  server: string
-  state: string
-  prompts: boolean
-  resources: boolean
-  subscribe: boolean
-  completions: boolean
-}
+export type ConnectorOffer = OfferDTO
 
 /** What a completion is for: a prompt (by name) or a resource template (by its URI template). */
-export interface CompletionRef {
-  prompt?: string
-  uriTemplate?: string
-}
+export type CompletionRef = CompletionRefDTO
 
 /** A part as Go sends it (chat.Parts as JSON). */
-export interface WirePart {
-  type: string
-  text?: string
-  name?: string
-  mimeType?: string
-  size?: number
-  data?: string
-  uri?: string
-  connectorId?: string
-  server?: string
-  title?: string
-  truncated?: boolean
-}
+export type WirePart = DraftPartDTO
 
 /**
  * The calls to Go the composer's prompts, resources and attachments need,
