@@ -2,10 +2,12 @@ package agent_test
 
 import (
 	"encoding/json"
+	"strings"
 	"testing"
 
 	"maestro/backend/agent"
 	"maestro/backend/chat"
+	"maestro/backend/providers/fakescript"
 )
 
 // TestAppCallApprovals: a call an MCP App asks for goes through the same
@@ -102,5 +104,39 @@ func TestAppCallApprovals(t *testing.T) {
 				t.Errorf("the conversation has %d messages; an app call stores none", len(h.messages()))
 			}
 		})
+	}
+}
+
+// TestAppOnlyTool: a tool whose MCP Apps visibility leaves out the model is
+// not declared to it, and a model that calls it anyway is answered "unknown
+// tool" (a turn it can repair) without running it; its app still calls it.
+func TestAppOnlyTool(t *testing.T) {
+	t.Parallel()
+	p := chat.ProviderAnthropic
+	h := newHarness(t, p)
+	h.tools.set("srv.panel", fakeTool{appOnly: true, readOnly: true, trusted: true})
+	h.setSession(func(s *chat.Session) { s.Approval = chat.ApprovalAllowAll })
+	h.script(p).Push(
+		fakescript.Reply{ToolCalls: []fakescript.ToolCall{call("srv__panel", `{}`)}},
+		fakescript.Reply{Text: "fine"},
+	)
+	if _, err := h.run(t.Context(), user("refresh the panel"), nil); err != nil {
+		t.Fatalf("Run: %v", err)
+	}
+	first := string(h.requests(p)[0].Body)
+	if strings.Contains(first, "srv__panel") {
+		t.Errorf("the first request declares the app-only tool: %s", first)
+	}
+	res := h.messages()[2].Parts[0].(chat.ToolResultPart).Result
+	if res.Successful || !strings.Contains(res.Error, `unknown tool "srv__panel"`) {
+		t.Errorf("the model's call of an app-only tool = %+v; want an unknown tool error", res)
+	}
+	if n := len(h.tools.called()); n != 0 {
+		t.Fatalf("the app-only tool ran %d times for the model; want 0", n)
+	}
+	got, err := h.agent.AppCall(t.Context(), agent.AppCallInput{RunID: "app-1", SessionID: h.sessID, Provider: p,
+		CallID: "ac-1", Canonical: "srv.panel", Arguments: json.RawMessage(`{}`)}, &recSink{})
+	if err != nil || !got.Successful {
+		t.Errorf("its app's call = %+v, %v; want it to run", got, err)
 	}
 }

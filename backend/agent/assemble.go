@@ -140,9 +140,11 @@ func (a *assembler) lookup(exposed string) callInfo {
 		return callInfo{}
 	}
 	ti, ok := a.overlay.resolve(exposed)
-	if !ok {
-		// Unknown to the overlay: history keeps the name the model used, and
-		// the call is answered with an "unknown tool" error.
+	if !ok || ti.AppOnly {
+		ok = false
+		// Unknown to the overlay, or a tool only its MCP App may call: history
+		// keeps the name the model used, and the call is answered with an
+		// "unknown tool" error.
 		ti = ToolInfo{Canonical: exposed}
 	}
 	ci := callInfo{ToolInfo: ti, exposed: exposed, known: ok}

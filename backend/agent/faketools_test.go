@@ -20,6 +20,9 @@ type fakeTool struct {
 	// to run its connector's read-only tools without asking; builtin marks
 	// Maestro's own search_tools.
 	readOnly, trusted, builtin bool
+	// appOnly marks a tool only its MCP App may call: resolved, never
+	// declared.
+	appOnly bool
 	// hints and policy, when set, are the definition's annotations and the
 	// connector's approval policy: the tool gets a definition (connector
 	// "conn-" + its server, the description "does "+its name unless desc).
@@ -91,12 +94,15 @@ func (f *fakeTools) Overlay(_ context.Context, _, _ string, _ []string) (agent.O
 		if schema == "" {
 			schema = objectSchema
 		}
-		ov.Tools = append(ov.Tools, chat.Tool{Name: e, Canonical: n, Description: "test tool " + n + " (via srv)",
-			InputSchema: json.RawMessage(schema)})
+		t := f.tools[n]
+		if !t.appOnly {
+			ov.Tools = append(ov.Tools, chat.Tool{Name: e, Canonical: n, Description: "test tool " + n + " (via srv)",
+				InputSchema: json.RawMessage(schema)})
+		}
 		ov.Names[n] = e
 		server, _, _ := strings.Cut(n, ".")
-		t := f.tools[n]
-		ti := agent.ToolInfo{Canonical: n, Server: server, ReadOnlyHint: t.readOnly, TrustReadOnly: t.trusted, Builtin: t.builtin}
+		ti := agent.ToolInfo{Canonical: n, Server: server, ReadOnlyHint: t.readOnly, TrustReadOnly: t.trusted, Builtin: t.builtin,
+			AppOnly: t.appOnly}
 		if t.hints != nil {
 			_, tool, _ := strings.Cut(n, ".")
 			ti.ConnectorName, ti.Policy = server, t.policy

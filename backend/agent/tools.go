@@ -80,6 +80,9 @@ type ToolInfo struct {
 	// session's ConnectorPolicies override it. "" falls back to
 	// TrustReadOnly (read_only) or ask.
 	Policy chat.ToolPolicy
+	// AppOnly marks a tool only its MCP App may call (docs/APPS.md): a
+	// model's call of it is answered as an unknown tool.
+	AppOnly bool
 }
 
 // policy is the connector's policy in sess: the chat's override, else the

@@ -328,3 +328,34 @@ func TestAppsExampleServers(t *testing.T) {
 		})
 	}
 }
+
+// TestToolsOfAppOnly: a tool whose _meta.ui.visibility leaves out the
+// model reaches the registry marked AppOnly (never declared to a model);
+// no visibility, or one that names the model, is the model's too.
+func TestToolsOfAppOnly(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		name string
+		meta map[string]any
+		want bool
+	}{
+		{"no _meta", nil, false},
+		{"no visibility", map[string]any{"ui": map[string]any{"resourceUri": "ui://x"}}, false},
+		{"model and app", map[string]any{"ui": map[string]any{"visibility": []any{"model", "app"}}}, false},
+		{"model only", map[string]any{"ui": map[string]any{"visibility": []any{"model"}}}, false},
+		{"app only", map[string]any{"ui": map[string]any{"visibility": []any{"app"}}}, true},
+		{"nobody it knows", map[string]any{"ui": map[string]any{"visibility": []any{"bogus"}}}, true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			tool := mcpgo.NewTool("t")
+			if tt.meta != nil {
+				tool = toolWithMeta("t", tt.meta)
+			}
+			if got := toolsOf([]mcpgo.Tool{tool})[0].AppOnly; got != tt.want {
+				t.Errorf("AppOnly = %v; want %v", got, tt.want)
+			}
+		})
+	}
+}

@@ -26,7 +26,8 @@ func toolsOf(list []mcpgo.Tool) []tools.Tool {
 			OutputSchema: outputSchemaOf(t),
 			Annotations: &tools.Annotations{Title: a.Title, ReadOnlyHint: a.ReadOnlyHint, DestructiveHint: a.DestructiveHint,
 				IdempotentHint: a.IdempotentHint, OpenWorldHint: a.OpenWorldHint},
-			Icons: iconsOf(t.Icons),
+			Icons:   iconsOf(t.Icons),
+			AppOnly: !appToolOf(t).VisibleTo(VisibleToModel),
 		}
 	}
 	return out

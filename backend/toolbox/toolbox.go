@@ -65,7 +65,8 @@ func (t *Toolbox) Overlay(ctx context.Context, sessionID, provider string, used 
 			if !ok {
 				return agent.ToolInfo{}, false
 			}
-			info := agent.ToolInfo{Canonical: e.Canonical, Server: e.Server, Builtin: e.Builtin, ReadOnlyHint: e.ReadOnlyHint()}
+			info := agent.ToolInfo{Canonical: e.Canonical, Server: e.Server, Builtin: e.Builtin, ReadOnlyHint: e.ReadOnlyHint(),
+				AppOnly: e.AppOnly}
 			if !e.Builtin {
 				// The definition the user's pins are compared with, and the
 				// connector's approval policy (docs/SECURITY.md).

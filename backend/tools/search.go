@@ -95,7 +95,7 @@ func (s Snapshot) Search(provider, query string, limit int) []Descriptor {
 		if len(qterms) > 0 {
 			score *= 0.5 + 0.5*float64(matched)/float64(len(qterms))
 		}
-		if score > 0 {
+		if score > 0 && !s.Entries[i].AppOnly {
 			hits = append(hits, Descriptor{canonical: s.Entries[i].Canonical, score: score})
 		}
 	}

@@ -37,6 +37,10 @@ type Tool struct {
 	// Icons are the tool's icons, as the server gave them (SafeIcons keeps
 	// the ones that may be shown).
 	Icons []Icon
+	// AppOnly marks a tool whose MCP Apps visibility excludes the model
+	// (_meta.ui.visibility without "model"; docs/APPS.md): its app may
+	// call it, the model never sees it.
+	AppOnly bool
 }
 
 // Entry is one tool of a session's snapshot.
@@ -65,6 +69,10 @@ type Entry struct {
 	Names map[string]string `json:"names,omitempty"`
 	// Builtin marks Maestro's own search_tools (no connector).
 	Builtin bool `json:"builtin,omitempty"`
+	// AppOnly marks a tool only its MCP App may call: it stays in the
+	// snapshot (the Tools panel, the app's calls) but Overlay never
+	// declares it and Search never returns it.
+	AppOnly bool `json:"appOnly,omitempty"`
 
 	// Schemas maps provider → normalised input schema; Warnings lists what
 	// normalisation changed. Both are recomputed on load, never stored.
@@ -152,8 +160,8 @@ func (s Snapshot) Budget(provider string) int {
 }
 
 // Overlay returns the tools to declare to provider and the map canonical →
-// exposed name for every tool in the snapshot (plus search_tools when it is
-// declared). When the snapshot fits the provider's budget every tool is
+// exposed name for every tool in the snapshot the model may see (plus
+// search_tools when it is declared; AppOnly tools are never declared). When the snapshot fits the provider's budget every tool is
 // declared. Otherwise the overlay is search_tools, then the tools
 // search_tools returned (most recent first), then the tools in used
 // (canonical names the session's history called, most relevant first),
@@ -162,14 +170,19 @@ func (s Snapshot) Budget(provider string) int {
 func (s Snapshot) Overlay(provider string, used []string) ([]chat.Tool, map[string]string) {
 	key := s.rules.key(provider)
 	names := make(map[string]string, len(s.Entries)+1)
-	for _, e := range s.Entries {
+	visible := make([]int, 0, len(s.Entries))
+	for i, e := range s.Entries {
+		if e.AppOnly {
+			continue
+		}
 		names[e.Canonical] = e.Names[key]
+		visible = append(visible, i)
 	}
 	budget := s.Budget(provider)
-	if len(s.Entries) <= budget {
-		tools := make([]chat.Tool, len(s.Entries))
-		for i, e := range s.Entries {
-			tools[i] = e.declare(key)
+	if len(visible) <= budget {
+		tools := make([]chat.Tool, len(visible))
+		for j, i := range visible {
+			tools[j] = s.Entries[i].declare(key)
 		}
 		return tools, names
 	}
@@ -179,7 +192,7 @@ func (s Snapshot) Overlay(provider string, used []string) ([]chat.Tool, map[stri
 		if len(chosen) >= budget-1 {
 			return
 		}
-		if i, ok := s.byCanonical[canonical]; ok && !slices.Contains(chosen, i) {
+		if i, ok := s.byCanonical[canonical]; ok && !s.Entries[i].AppOnly && !slices.Contains(chosen, i) {
 			chosen = append(chosen, i)
 		}
 	}
@@ -191,7 +204,7 @@ func (s Snapshot) Overlay(provider string, used []string) ([]chat.Tool, map[stri
 	}
 	slices.Sort(chosen)
 	tools := make([]chat.Tool, 0, len(chosen)+1)
-	tools = append(tools, searchTool(len(s.Entries)))
+	tools = append(tools, searchTool(len(visible)))
 	for _, i := range chosen {
 		tools = append(tools, s.Entries[i].declare(key))
 	}
@@ -221,7 +234,8 @@ func SearchEntry() Entry {
 
 // Resolve maps a name the model called (exposed for provider) to its entry,
 // whether or not the current overlay declares it. search_tools resolves to
-// SearchEntry.
+// SearchEntry. AppOnly tools resolve too (their app calls them by name);
+// the agent refuses a model's call of one (agent.ToolInfo.AppOnly).
 func (s Snapshot) Resolve(provider, exposed string) (Entry, bool) {
 	if exposed == SearchToolName {
 		return SearchEntry(), true
@@ -310,7 +324,7 @@ func sameEntry(a, b Entry) bool {
 		a.Tool == b.Tool && a.ConnectorID == b.ConnectorID && a.Title == b.Title &&
 		a.Description == b.Description && bytes.Equal(a.InputSchema, b.InputSchema) &&
 		bytes.Equal(a.OutputSchema, b.OutputSchema) && sameAnnotations(a.Annotations, b.Annotations) &&
-		maps.Equal(a.Names, b.Names) && slices.EqualFunc(a.Icons, b.Icons, sameIcon)
+		maps.Equal(a.Names, b.Names) && slices.EqualFunc(a.Icons, b.Icons, sameIcon) && a.AppOnly == b.AppOnly
 }
 
 func sameIcon(a, b Icon) bool {
@@ -345,6 +359,7 @@ func prepareTools(tools []Tool, rs *ruleSet) []Entry {
 			OutputSchema: canonicalJSON(t.OutputSchema, ""),
 			Annotations:  t.Annotations.orNil(),
 			Icons:        SafeIcons(t.Icons),
+			AppOnly:      t.AppOnly,
 		}
 		normalizeEntry(&e, rs)
 		out = append(out, e)
