@@ -36,7 +36,9 @@ function fakeLayout(el: HTMLElement, rowHeight = 300, clientHeight = 500) {
   })
 }
 
+/** The reader scrolls (a wheel turn, then the scroll it makes). */
 function scrollTo(el: HTMLElement, top: number) {
+  fireEvent.wheel(el)
   el.scrollTop = top
   fireEvent.scroll(el)
 }

@@ -30,6 +30,12 @@ describe('auto-scroll', () => {
     expect(nextStuck(false, 1300, at(1490))).toBe(true)
   })
 
+  it('stays stuck when the page, not the reader, moved the view up', () => {
+    // A row above the view measured smaller: the list keeps its place and scrollTop drops.
+    expect(nextStuck(true, 1500, at(1400), false)).toBe(true)
+    expect(nextStuck(true, 1500, at(1400), true)).toBe(false)
+  })
+
   it('stays stuck while content grows under a view that did not move up', () => {
     // New content made the page taller; scrollTop did not change.
     expect(nextStuck(true, 1500, at(1500, 2600))).toBe(true)

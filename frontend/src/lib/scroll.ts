@@ -21,12 +21,15 @@ export function isNearBottom(m: ScrollMetrics, threshold = STICK_THRESHOLD): boo
 
 /**
  * Whether the view should stay glued to the bottom after a scroll event.
- * A scroll up (scrollTop decreased) away from the bottom unsticks; reaching
- * the bottom again sticks. Growth of the content alone never unsticks.
+ * A scroll up (scrollTop decreased) away from the bottom unsticks when the
+ * reader made it (byUser: a wheel, a key, a touch, the scroll bar); one the
+ * page made (a row above measured smaller and the list keeping its place,
+ * an app card resizing) does not. Reaching the bottom again sticks. Growth
+ * of the content alone never unsticks.
  */
-export function nextStuck(wasStuck: boolean, prevTop: number, m: ScrollMetrics, threshold = STICK_THRESHOLD): boolean {
+export function nextStuck(wasStuck: boolean, prevTop: number, m: ScrollMetrics, byUser = true, threshold = STICK_THRESHOLD): boolean {
   if (isNearBottom(m, threshold)) return true
-  if (m.scrollTop < prevTop) return false
+  if (byUser && m.scrollTop < prevTop) return false
   return wasStuck
 }
 

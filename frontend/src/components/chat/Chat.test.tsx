@@ -501,9 +501,24 @@ describe('auto-scroll', () => {
     el.scrollTop = 2400
     fireEvent.scroll(el)
     expect(screen.queryByTestId('jump-to-latest')).not.toBeInTheDocument()
+    fireEvent.wheel(el)
     el.scrollTop = 1000
     fireEvent.scroll(el)
     await user.click(await screen.findByTestId('jump-to-latest'))
+    expect(el.scrollTop).toBe(3000)
+    expect(screen.queryByTestId('jump-to-latest')).not.toBeInTheDocument()
+  })
+
+  it('stays at the bottom when the page, not the reader, moves the view up', async () => {
+    await renderApp({sessions: [s1], messages: {s1: [message('m1', 1, 'user', 'Q'), message('m2', 2, 'assistant', 'A')]}})
+    const el = await screen.findByTestId('message-scroll')
+    Object.defineProperty(el, 'scrollHeight', {configurable: true, value: 3000})
+    Object.defineProperty(el, 'clientHeight', {configurable: true, value: 600})
+    el.scrollTop = 2400
+    fireEvent.scroll(el)
+    // A row above the view measured smaller: the list kept its place and scrollTop dropped, no input.
+    el.scrollTop = 2300
+    fireEvent.scroll(el)
     expect(el.scrollTop).toBe(3000)
     expect(screen.queryByTestId('jump-to-latest')).not.toBeInTheDocument()
   })
