@@ -111,6 +111,28 @@ func (c *Chat) AppCallTool(sessionID string, app ToolAppDTO, tool, argumentsJSON
 	return appCallAnswer(res)
 }
 
+// SetAppContext records what the MCP App of a tool card said with
+// ui/update-model-context (its text, and its structured content as JSON,
+// either may be empty): the chat's next message carries it to the model as
+// a resource part naming the app (docs/APPS.md), and a newer update of the
+// same card (callID) replaces it. At most 16 KiB; both empty clears it.
+func (c *Chat) SetAppContext(sessionID, callID string, app ToolAppDTO, text, structured string) error {
+	run, ctx, cancel, err := c.core.call()
+	if err != nil {
+		return err
+	}
+	defer cancel()
+	if _, err := run.store.Session(ctx, sessionID); err != nil {
+		return err
+	}
+	cfg, err := run.sup.Connector(app.ConnectorID)
+	if err != nil {
+		return err
+	}
+	return c.appContexts.Set(sessionID, callID, chat.ToolApp{ConnectorID: app.ConnectorID, ResourceURI: app.ResourceURI, Tool: app.Tool},
+		cfg.DisplayName(), text, structured)
+}
+
 // appCallAnswer is what the UI gets for a result: the server's own result
 // when it answered (a tool error included), else an error saying why.
 func appCallAnswer(res chat.ToolResult) (string, error) {

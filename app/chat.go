@@ -8,6 +8,7 @@ import (
 
 	"maestro/backend/agent"
 	"maestro/backend/chat"
+	"maestro/backend/mcp"
 )
 
 // maxMessageLen bounds one typed message (1 MiB of text).
@@ -43,6 +44,8 @@ type Chat struct {
 	options []agent.Option
 
 	approvals questions[agent.Decision]
+	// appContexts wait for the chat's next message (SetAppContext).
+	appContexts mcp.AppContexts
 
 	mu   sync.Mutex
 	runs map[string]*runState // by run id
@@ -85,10 +88,12 @@ func (c *Chat) SendMessage(sessionID, text string, attachments []DraftPartDTO) (
 	if err != nil {
 		return SendResultDTO{}, err
 	}
-	runID, m, err := c.startRun(agent.RunInput{SessionID: sessionID, Text: text, Files: files, Resources: resources})
+	appContexts, sent := c.appContexts.Pending(sessionID)
+	runID, m, err := c.startRun(agent.RunInput{SessionID: sessionID, Text: text, Files: files, Resources: append(resources, appContexts...)})
 	if err != nil {
 		return SendResultDTO{}, err
 	}
+	sent()
 	return SendResultDTO{RunID: runID, Message: *m}, nil
 }
 

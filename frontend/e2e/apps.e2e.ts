@@ -3,7 +3,8 @@
 // model calls get-time; its UI renders in the tool card, inside the sandbox
 // proxy. A button in the UI calls get-time again through Maestro: the
 // approval dialog asks first, saying the app asked. "Send Message" lands in
-// the composer as a draft. The UI follows the app's theme. A script in the
+// the composer as a draft; what it tells the model with
+// ui/update-model-context goes with the next message. The UI follows the app's theme. A script in the
 // UI cannot reach window.go or the app's DOM.
 import {afterAll, beforeAll, describe, expect, test} from 'vitest'
 import {execFileSync} from 'node:child_process'
@@ -14,7 +15,7 @@ import {killGroup, launchApp, launchGui, outDir, prodBinary, repoRoot, startFake
 import type {AppHandle, Fakes} from './harness'
 import {
   addApiKey, addStdioConnector, closeTools, docShot, inKeyringSession, lastAssistantText, newChat, nodeModules, send,
-  setConnector, shutdown,
+  setConnector, shutdown, waitForReply,
 } from './chatkit'
 
 const vanilla = join(nodeModules, '@modelcontextprotocol', 'server-basic-vanillajs', 'dist', 'index.js')
@@ -92,6 +93,36 @@ describe.skipIf(!existsSync(vanilla) || !existsSync(react) || !inKeyringSession)
     await expect.poll(() => page.getByTestId('composer').inputValue(), {timeout: 10_000}).toContain('What about Tokyo?')
     expect(await page.getByTestId('assistant-message').count()).toBe(assistants)
   }, 30_000)
+
+  test('what the UI tells the model (ui/update-model-context) rides the next message, once', async () => {
+    const {page} = app
+    const view = await viewFrame(page, 0)
+    // The view speaks the bridge's own wire, as the SDK's updateModelContext does.
+    await view.evaluate(() => window.parent.postMessage({jsonrpc: '2.0', id: 9001, method: 'ui/update-model-context',
+      params: {content: [{type: 'text', text: 'The user is looking at Tokyo'}], structuredContent: {city: 'Tokyo'}}}, '*'))
+    const card = page.getByTestId('app-model-context').first()
+    await expect.poll(() => card.textContent(), {timeout: 10_000})
+      .toContain('For the model with your next message: The user is looking at Tokyo')
+    const script = fakes.script('anthropic')
+    const bodies = async () => ((await script.requests()) as {body?: unknown}[]).map((r) => JSON.stringify(r.body ?? ''))
+    const before = (await bodies()).length
+    await script.push({text: 'Tokyo it is.'}, {text: 'Noted.'})
+    await send(page, 'Which city am I looking at?')
+    await waitForReply(page, 'Tokyo it is.')
+    const sent = (await bodies()).slice(before)
+    expect(sent.some((b) => b.includes('The user is looking at Tokyo') && b.includes('State of the get-time app') &&
+      b.includes('not a request from the user'))).toBe(true)
+    // The user sees what went with their message: the app's context as a resource on it.
+    const users = page.locator('[data-testid="message"][data-role="user"]')
+    await expect.poll(async () => (await users.last().textContent()) ?? '', {timeout: 10_000}).toContain('State of the get-time app')
+    await expect.poll(() => card.textContent(), {timeout: 10_000}).toContain('Sent to the model with your message')
+    await docShot(page, 'mcp-app-model-context')
+    const next = (await bodies()).length
+    await send(page, 'Thanks.')
+    await waitForReply(page, 'Noted.')
+    const after = (await bodies()).slice(next)
+    expect(after.every((b) => b.split('The user is looking at Tokyo').length - 1 <= 1)).toBe(true) // only in history
+  }, 60_000)
 
   test("the UI follows the app's theme", async () => {
     const {page} = app

@@ -100,6 +100,9 @@ export const chatApi = {
   /** A tools/call an MCP App asked for, through the approvals (docs/APPS.md); resolves with the result's JSON. */
   appCallTool: (sessionId: string, app: ToolAppDTO, tool: string, argsJson: string) =>
     call(() => go().Chat.AppCallTool(sessionId, app, tool, argsJson)),
+  /** What a tool card's MCP App said with ui/update-model-context: the chat's next message carries it (docs/APPS.md). */
+  setAppContext: (sessionId: string, callId: string, app: ToolAppDTO, text: string, structured: string) =>
+    call(() => go().Chat.SetAppContext(sessionId, callId, app, text, structured)),
   /** An MCP App's UI resource, for a tool card. */
   appResource: (connectorId: string, uri: string) => call(() => go().Connectors.AppResource(connectorId, uri)),
   /** The model new chats start on; provider "" means the one last used. */

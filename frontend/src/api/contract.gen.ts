@@ -1353,6 +1353,14 @@ export interface ChatService {
    */
   SendMessage(sessionID: string, text: string, attachments: DraftPartDTO[]): Promise<SendResultDTO>
   /**
+   * SetAppContext records what the MCP App of a tool card said with
+   * ui/update-model-context (its text, and its structured content as JSON,
+   * either may be empty): the chat's next message carries it to the model as
+   * a resource part naming the app (docs/APPS.md), and a newer update of the
+   * same card (callID) replaces it. At most 16 KiB; both empty clears it.
+   */
+  SetAppContext(sessionID: string, callID: string, app: ToolAppDTO, text: string, structured: string): Promise<void>
+  /**
    * SetSessionModel switches a session to provider and model; the next
    * request renders the whole history for it. The choice is remembered as
    * the last one used, which new chats start on.

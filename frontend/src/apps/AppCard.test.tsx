@@ -16,7 +16,7 @@ function props(over: Partial<AppCardProps> = {}): AppCardProps {
     toolInput: {},
     loadResource: () => Promise.resolve(resource),
     theme: 'light',
-    callbacks: {callTool: vi.fn(), draft: vi.fn(), openLink: vi.fn()},
+    callbacks: {callTool: vi.fn(), draft: vi.fn(), openLink: vi.fn(), modelContext: vi.fn(() => Promise.resolve())},
     fallback: <pre>the text result</pre>,
     ...over,
   }
@@ -83,13 +83,26 @@ describe('AppCard with a view', () => {
   })
 
   it('sends ui/message to the draft and shows a model-context update on the card', async () => {
-    const {p, view} = await mount()
+    const {p, r, view} = await mount()
     await view.handshake()
     view.send({id: 2, method: 'ui/message', params: {role: 'user', content: [{type: 'text', text: 'hello from the app'}]}})
     await view.reply(2)
     expect(p.callbacks.draft).toHaveBeenCalledWith('hello from the app')
     view.send({id: 3, method: 'ui/update-model-context', params: {content: [{type: 'text', text: 'row 3 selected'}]}})
-    expect(await screen.findByTestId('app-model-context')).toHaveTextContent('row 3 selected')
+    const shown = await screen.findByTestId('app-model-context')
+    expect(shown).toHaveTextContent('For the model with your next message: row 3 selected')
+    expect(p.callbacks.modelContext).toHaveBeenCalledWith({text: 'row 3 selected', structured: undefined})
+    r.rerender(<AppCard {...p} contextState="sent" />)
+    expect(shown).toHaveTextContent('Sent to the model with your message: row 3 selected')
+  })
+
+  it('says so on the card when the backend refuses a model-context update', async () => {
+    const {view} = await mount({callbacks: {callTool: vi.fn(), draft: vi.fn(), openLink: vi.fn(),
+      modelContext: vi.fn(() => Promise.reject(new Error('the app\'s context is not valid UTF-8')))}})
+    await view.handshake()
+    view.send({id: 3, method: 'ui/update-model-context', params: {content: [{type: 'text', text: 'row 3 selected'}]}})
+    await waitFor(() => expect(screen.getByTestId('app-model-context')).toHaveTextContent(
+      "Not sent to the model: row 3 selected (the app's context is not valid UTF-8)"))
   })
 
   it("tells the view when the app's theme changes and when the result arrives", async () => {

@@ -4,6 +4,7 @@ import {ConfirmDialog} from '../components/ConfirmDialog'
 import {buildCsp} from './csp'
 import {connectAppHost, hostContextFor, type AppHost, type AppHostCallbacks, type AppResourceView, type CallToolResult} from './host'
 import type {DisplayMode, ModelContext} from './policy'
+import type {AppContextState} from '../stores/appContexts'
 import {PROXY_SANDBOX, proxyDocument} from './proxy'
 import './apps.css'
 
@@ -28,7 +29,13 @@ export interface AppCardProps {
    * the composer's draft, and a link opened in the system browser (the
    * card asks the user first).
    */
-  callbacks: Pick<AppHostCallbacks, 'callTool' | 'draft'> & {openLink: (url: string) => void}
+  callbacks: Pick<AppHostCallbacks, 'callTool' | 'draft'> & {
+    openLink: (url: string) => void
+    /** ui/update-model-context, once checked: kept for the chat's next message; rejects with why not. */
+    modelContext: (ctx: ModelContext) => Promise<void>
+  }
+  /** Whether what the view told the model (ui/update-model-context) waits for the next message or went with one. */
+  contextState?: AppContextState
   /** Shown instead of the UI when it cannot be rendered: the text result. */
   fallback: ReactNode
 }
@@ -69,13 +76,18 @@ export function AppCard(props: AppCardProps) {
   return <AppView {...props} resource={load.resource} />
 }
 
+function contextLabel(error: string | undefined, state: AppContextState | undefined): string {
+  if (error) return 'Not sent to the model'
+  return state === 'sent' ? 'Sent to the model with your message' : 'For the model with your next message'
+}
+
 function AppView(props: AppCardProps & {resource: AppResourceView}) {
   const {resource, theme, toolResult, cancelled} = props
   const frame = useRef<HTMLIFrameElement>(null)
   const host = useRef<AppHost | null>(null)
   const [mode, setMode] = useState<DisplayMode>('inline')
   const [height, setHeight] = useState(INLINE_HEIGHT)
-  const [context, setContext] = useState<ModelContext | null>(null)
+  const [context, setContext] = useState<{ctx: ModelContext; error?: string} | null>(null)
   const [link, setLink] = useState<{url: string; answer: (yes: boolean) => void} | null>(null)
   const proxy = useMemo(() => proxyDocument(buildCsp(resource.csp)), [resource])
   // The proxy document loads once the bridge listens, so its ready message is never missed.
@@ -108,7 +120,11 @@ function AppView(props: AppCardProps & {resource: AppResourceView}) {
             if (yes) latest.current.callbacks.openLink(url)
             return yes
           }),
-        modelContext: (ctx) => setContext(ctx),
+        modelContext: (ctx) => {
+          setContext({ctx, error: undefined})
+          latest.current.callbacks.modelContext(ctx).catch((err: unknown) =>
+            setContext({ctx, error: err instanceof Error ? err.message : String(err)}))
+        },
         displayMode: (m) => setMode(m),
         size: (_w, h) => {
           if (h !== undefined && h > 0) setHeight(Math.min(Math.ceil(h), INLINE_MAX))
@@ -176,8 +192,10 @@ function AppView(props: AppCardProps & {resource: AppResourceView}) {
         )}
         {context && (
           <div className="app-card-context" data-testid="app-model-context">
-            <strong>The app told the model:</strong> {context.text}
-            {context.structured ? ` ${context.structured}` : ''}
+            <strong>{contextLabel(context.error, props.contextState)}:</strong>{' '}
+            {context.ctx.text}
+            {context.ctx.structured ? ` ${context.ctx.structured}` : ''}
+            {context.error && <span className="app-card-context-error" role="alert"> ({context.error})</span>}
           </div>
         )}
       </div>

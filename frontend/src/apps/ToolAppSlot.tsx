@@ -3,13 +3,17 @@ import {chatApi, openExternal} from '../api/client'
 import type {ToolAppDTO} from '../api/contract.gen'
 import type {ToolResult} from '../api/types'
 import {getDraft} from '../lib/drafts'
+import {appContextState, useAppContexts} from '../stores/appContexts'
 import {useChat} from '../stores/chat'
 import {useTheme} from '../stores/theme'
 import {AppCard} from './AppCard'
 import type {AppResourceView, CallToolResult} from './host'
+import type {ModelContext} from './policy'
 
 interface Props {
   sessionId: string
+  /** The tool call whose card this is: one app view, one model context. */
+  callId: string
   app: ToolAppDTO
   /** The call's arguments, as JSON text. */
   args: string
@@ -38,10 +42,12 @@ export function callToolResultOf(result: ToolResult): CallToolResult {
  * A tool card's MCP App (docs/APPS.md), wired to Maestro: the resource from
  * the connector, the view's tool calls through the approvals
  * (Chat.AppCallTool), its messages into this chat's composer as a draft,
+ * what it tells the model onto the chat's next message (Chat.SetAppContext),
  * links to the system browser once the user says so, and the app's theme.
  */
-export function ToolAppSlot({sessionId, app, args, result}: Props) {
+export function ToolAppSlot({sessionId, callId, app, args, result}: Props) {
   const theme = useTheme((s) => s.shown)
+  const contextState = useAppContexts((s) => appContextState(s, sessionId, callId))
   const {connectorId, resourceUri} = app
   const loadResource = useCallback(
     (): Promise<AppResourceView> => chatApi.appResource(connectorId, resourceUri),
@@ -59,8 +65,12 @@ export function ToolAppSlot({sessionId, app, args, result}: Props) {
         chat.setDraft(sessionId, current.trim() ? `${current}\n\n${text}` : text)
       },
       openLink: openExternal,
+      modelContext: async (ctx: ModelContext) => {
+        await chatApi.setAppContext(sessionId, callId, app, ctx.text, ctx.structured ?? '')
+        useAppContexts.getState().keep(sessionId, callId)
+      },
     }),
-    [sessionId, app],
+    [sessionId, callId, app],
   )
   return (
     <AppCard
@@ -70,6 +80,7 @@ export function ToolAppSlot({sessionId, app, args, result}: Props) {
       loadResource={loadResource}
       theme={theme}
       callbacks={callbacks}
+      contextState={contextState}
       fallback={<div className="app-card-note">Open the card for the result as text.</div>}
     />
   )

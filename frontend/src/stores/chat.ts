@@ -1,6 +1,7 @@
 import {create} from 'zustand'
 import {api, chatApi} from '../api/client'
 import {toAppError} from '../api/errors'
+import {useAppContexts} from './appContexts'
 import type {DraftPartDTO} from '../api/contract.gen'
 import type {Message} from '../api/types'
 import {canSend, type Drafts, getDraft, removeDraft, setDraft} from '../lib/drafts'
@@ -155,6 +156,7 @@ export const useChat = create<ChatState>()((set, get) => ({
     }))
     try {
       const {runId, message} = await api.sendMessage(sessionId, text, attachments)
+      useAppContexts.getState().sent(sessionId) // the apps' waiting contexts went with it
       if (get().sessionId === sessionId) set((s) => ({messages: upsertMessage(s.messages, message)}))
       if (runId) useRuns.getState().begin(sessionId, runId)
       return true

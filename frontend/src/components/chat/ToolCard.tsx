@@ -123,7 +123,7 @@ export function ToolCard({callId, part, result, pendingStatus = 'stopped'}: Prop
         </div>
       )}
       {view.result?.app && sessionId && (
-        <ToolAppSlot sessionId={sessionId} app={view.result.app} args={view.args} result={view.result} />
+        <ToolAppSlot sessionId={sessionId} callId={callId} app={view.result.app} args={view.args} result={view.result} />
       )}
       <div id={bodyId} className="tool-body" hidden={!open}>
         {showArgs && (
