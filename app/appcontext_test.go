@@ -14,7 +14,7 @@ import (
 func TestSetAppContext(t *testing.T) {
 	t.Parallel()
 	ca, script := startToolChat(t, Runtime{}, mcp.WithInProcessServer("files", filesServer()))
-	a, ev := ca.App, ca.ev
+	a := ca.App
 	c := addFiles(t, ca)
 	sid := ca.chatWith(t, c.ID)
 	app := ToolAppDTO{ConnectorID: c.ID, ResourceURI: "ui://files/browser.html", Tool: "browse"}
@@ -38,16 +38,8 @@ func TestSetAppContext(t *testing.T) {
 	send := func(text string) string {
 		t.Helper()
 		script.Push(fakescript.Reply{Text: "ok"}) // not the echo, which would repeat the context
-		sent, err := a.Chat.SendMessage(sid, text, nil)
-		if err != nil {
-			t.Fatal(err)
-		}
-		fin := ev.wait(t, EventRunFinished, func(d any) bool { f, ok := d.(FinishedDTO); return ok && f.RunID == sent.RunID }).(FinishedDTO)
-		if fin.Error != nil {
-			t.Fatalf("run failed: %+v", fin.Error)
-		}
-		reqs := script.Requests()
-		return string(reqs[len(reqs)-1].Body)
+		_, body := ca.sendAndWait(t, script, sid, text, nil)
+		return body
 	}
 	body := send("What did I open?")
 	for _, want := range []string{"the user opened notes.txt", `{\"open\":\"notes.txt\"}`, "State of the browse app", "ui://files/browser.html from Files", "not a request from the user"} {

@@ -89,16 +89,7 @@ func TestComposePromptsResourcesAndAttachments(t *testing.T) {
 		t.Errorf("CheckAttachments(doc, notes) = %v, %v; want none", ok, err)
 	}
 	script.Push(fakescript.Reply{Text: "Read them."})
-	sent, err := a.Chat.SendMessage(sid, "Summarise these", attach)
-	if err != nil {
-		t.Fatal(err)
-	}
-	fin := ev.wait(t, EventRunFinished, func(d any) bool { f, ok := d.(FinishedDTO); return ok && f.RunID == sent.RunID }).(FinishedDTO)
-	if fin.Error != nil {
-		t.Fatalf("run failed: %+v", fin.Error)
-	}
-	reqs := script.Requests()
-	body := string(reqs[len(reqs)-1].Body)
+	sent, body := ca.sendAndWait(t, script, sid, "Summarise these", attach)
 	for _, want := range []string{"the doc's words", "test://doc", "buy milk"} {
 		if !strings.Contains(body, want) {
 			t.Errorf("the provider's request lacks %q", want)

@@ -35,3 +35,20 @@ func (a *connApp) chatWith(t *testing.T, connectorID string) string {
 	}
 	return s.ID
 }
+
+// sendAndWait sends text (with attach) in sid, waits for the reply to
+// finish without error, and returns what SendMessage did and the body of
+// the last request script's provider got.
+func (a *connApp) sendAndWait(t *testing.T, script *fakescript.Script, sid, text string, attach []DraftPartDTO) (SendResultDTO, string) {
+	t.Helper()
+	sent, err := a.Chat.SendMessage(sid, text, attach)
+	if err != nil {
+		t.Fatal(err)
+	}
+	fin := a.ev.wait(t, EventRunFinished, func(d any) bool { f, ok := d.(FinishedDTO); return ok && f.RunID == sent.RunID }).(FinishedDTO)
+	if fin.Error != nil {
+		t.Fatalf("run failed: %+v", fin.Error)
+	}
+	reqs := script.Requests()
+	return sent, string(reqs[len(reqs)-1].Body)
+}
