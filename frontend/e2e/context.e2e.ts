@@ -64,8 +64,10 @@ describe.skipIf(!inKeyringSession)('a long conversation', () => {
 
     // The list draws only the rows near the view: scroll up until the marker is drawn.
     const marker = page.getByTestId('summary-marker')
+    // The reader's wheel: a scroll the page makes alone keeps the view at the bottom.
+    await page.getByTestId('message-scroll').hover()
     for (let i = 0; i < 40 && (await marker.count()) === 0; i++) {
-      await page.getByTestId('message-scroll').evaluate((el) => el.scrollBy(0, -500))
+      await page.mouse.wheel(0, -500)
       await page.waitForTimeout(100)
     }
     await marker.first().scrollIntoViewIfNeeded()
