@@ -110,6 +110,8 @@ func TestRedact(t *testing.T) {
 		{"counts stay", `{"max_tokens":8192,"cached_tokens":0}`, nil, `{"max_tokens":8192,"cached_tokens":0}`},
 		{"query parameter", "GET /cb?code=abc123&state=xyz", nil, "GET /cb?code=[redacted]&state=xyz"},
 		{"flag", "run --api-key=abcd1234 --verbose", nil, "run --api-key=[redacted] --verbose"},
+		{"URL password", "Remote (ready) https://me:hunter22@mcp.example.com/mcp", nil, "Remote (ready) https://me:[redacted]@mcp.example.com/mcp"},
+		{"URL user only, and a port", "https://me@mcp.example.com:8443/mcp", nil, "https://me@mcp.example.com:8443/mcp"},
 		{"plain text stays", "the model used 3 tools and a key idea", nil, "the model used 3 tools and a key idea"},
 	}
 	for _, tt := range tests {

@@ -26,6 +26,9 @@ var credentialPatterns = []*regexp.Regexp{
 	regexp.MustCompile(`(?i)(--?[\w-]*(?:token|secret|password|api[_-]?key|apikey)[\w-]*[= ])[^\s"]{4,}`),
 }
 
+// urlPassword matches the password in a URL: https://user:password@host.
+var urlPassword = regexp.MustCompile(`(?i)([a-z][a-z0-9+.-]*://[^/\s:@]*:)[^@\s/]+@`)
+
 // credentialShapes match well-known credential formats anywhere.
 var credentialShapes = []*regexp.Regexp{
 	regexp.MustCompile(`sk-(?:ant-|proj-)?[A-Za-z0-9_-]{16,}`),                          // Anthropic and OpenAI keys
@@ -60,6 +63,7 @@ func Redact(s string, secrets []string) string {
 			return sub[1] + Redacted
 		})
 	}
+	s = urlPassword.ReplaceAllString(s, "${1}"+Redacted+"@")
 	for _, re := range credentialShapes {
 		s = re.ReplaceAllString(s, Redacted)
 	}

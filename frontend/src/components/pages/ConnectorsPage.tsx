@@ -35,6 +35,7 @@ import {TrustDrawerHost, useTrustDrawer} from './ConnectorsPage.trust'
 import './ConnectorsPage.css'
 import {connectorOffering} from '../../api/compose'
 import {ConnectorOffering} from '../compose/ConnectorOffering'
+import {maskUrl} from '../../lib/maskUrl'
 
 const TRANSPORT_ICON = {stdio: Terminal, http: Globe, sse: Radio} as const
 const TRANSPORT_LABEL: Record<string, string> = {stdio: 'stdio', http: 'HTTP', sse: 'SSE'}
@@ -67,7 +68,7 @@ function Retry({at}: {at?: number}) {
 
 function summary(c: Connector): string {
   if (c.transport === 'stdio') return [c.command, joinArgs(c.args)].filter(Boolean).join(' ')
-  return c.url ?? ''
+  return maskUrl(c.url ?? '')
 }
 
 /** Go's messages start in lower case, to be embedded; shown alone they start a sentence. */
