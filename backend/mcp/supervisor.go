@@ -267,6 +267,9 @@ func (s *Supervisor) Add(ctx context.Context, c Connector) (Connector, error) {
 	if c.Transport == "" {
 		c.Transport = c.kind()
 	}
+	if err := c.moveURLCredentials(); err != nil {
+		return Connector{}, err
+	}
 	if err := c.Validate(); err != nil {
 		return Connector{}, err
 	}
@@ -292,6 +295,9 @@ func (s *Supervisor) Add(ctx context.Context, c Connector) (Connector, error) {
 func (s *Supervisor) Update(ctx context.Context, c Connector) error {
 	if c.Transport == "" {
 		c.Transport = c.kind()
+	}
+	if err := c.moveURLCredentials(); err != nil {
+		return err
 	}
 	if err := c.Validate(); err != nil {
 		return err
