@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"log/slog"
 	"slices"
+	"strings"
 	"sync"
 	"time"
 
@@ -207,6 +208,7 @@ func (s *Supervisor) Start(ctx context.Context) error {
 		var moved []int
 		if broken[c.ID] == nil {
 			c, moved = s.checkArgs(ctx, c)
+			c = s.checkURL(ctx, c)
 		}
 		r := s.newRunner(c)
 		s.runners[c.ID] = r
@@ -241,6 +243,25 @@ func (s *Supervisor) checkArgs(ctx context.Context, c Connector) (Connector, []i
 		return c, nil
 	}
 	return next, moved
+}
+
+// checkURL moves the credentials in the URL of a remote connector stored
+// before they were moved on save (moveURLCredentials) into the keychain,
+// once. Without a keychain, or when the move or the save fails, the
+// connector stays as it was.
+func (s *Supervisor) checkURL(ctx context.Context, c Connector) Connector {
+	if s.secrets == nil || !strings.Contains(c.URL, "@") {
+		return c
+	}
+	next := c.Clone()
+	if err := next.moveURLCredentials(); err != nil || next.URL == c.URL {
+		return c
+	}
+	if err := saveConnector(ctx, s.store, s.secrets, next); err != nil {
+		s.logger.WarnContext(ctx, "mcp: move URL credentials to the keychain", "connector", c.DisplayName(), "err", err)
+		return c
+	}
+	return next
 }
 
 // movedNote says which arguments were moved to the keychain.

@@ -59,3 +59,27 @@ func TestURLCredentials(t *testing.T) {
 		t.Errorf("hello = %q; want hi", got)
 	}
 }
+
+// TestStartMovesOldURLCredentials: a connector stored with a password in
+// its URL (before it was moved on save) has it moved to the keychain at
+// start, once.
+func TestStartMovesOldURLCredentials(t *testing.T) {
+	t.Parallel()
+	h := newHarness(t)
+	ctx := t.Context()
+	old := Connector{ID: "old", Name: "Old", Transport: TransportHTTP, URL: "http://me:hunter22@127.0.0.1:1/mcp"}
+	if err := h.st.PutConnector(ctx, old.ID, storedConnector{Connector: old}); err != nil {
+		t.Fatal(err)
+	}
+	if err := h.sup.Start(ctx); err != nil {
+		t.Fatal(err)
+	}
+	raws, _ := h.st.Connectors(ctx)
+	if len(raws) != 1 || strings.Contains(string(raws[0]), "hunter22") {
+		t.Errorf("stored = %s; want one connector without the password", raws)
+	}
+	got, _ := h.sup.Connector("old")
+	if got.URL != "http://127.0.0.1:1/mcp" || got.Headers["Authorization"] != "Basic bWU6aHVudGVyMjI=" {
+		t.Errorf("after start: URL %q, headers %v; want the credentials as a Basic header", got.URL, got.Headers)
+	}
+}
