@@ -15,8 +15,9 @@ import (
 
 // composeServer offers a prompt with a required argument, a text resource
 // that can be followed, and a tool whose result links to it.
-func composeServer() *server.MCPServer {
-	srv := server.NewMCPServer("compose", "1.0.0", server.WithPromptCapabilities(true), server.WithResourceCapabilities(true, true))
+func composeServer(opts ...server.ServerOption) *server.MCPServer {
+	opts = append([]server.ServerOption{server.WithPromptCapabilities(true), server.WithResourceCapabilities(true, true)}, opts...)
+	srv := server.NewMCPServer("compose", "1.0.0", opts...)
 	srv.AddPrompt(mcpgo.NewPrompt("greet", mcpgo.WithArgument("name", mcpgo.RequiredArgument())),
 		func(_ context.Context, r mcpgo.GetPromptRequest) (*mcpgo.GetPromptResult, error) {
 			return mcpgo.NewGetPromptResult("", []mcpgo.PromptMessage{
