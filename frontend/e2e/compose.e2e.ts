@@ -105,9 +105,12 @@ describe.skipIf(!existsSync(everything) || !inKeyringSession)('prompts, resource
       await composer.press('Enter')
       await waitForReply(page, `It says what it says (${p}).`)
       last = (await bodies(fakes, p)).at(-1)
-      const texts = userTexts(p, last).join('\n')
-      expect(texts, `${p}: the resource in the user turn`).toContain(uri)
-      expect(texts).toContain('Tell me.')
+      const texts = userTexts(p, last)
+      expect(texts, `${p}: the question in the user turn`).toContain('What does this say? Tell me.')
+      // The resource as a user text: its header (name, URI, server) over its content.
+      const resource = texts.find((t) => t.includes(uri)) ?? ''
+      expect(resource, `${p}: the resource in the user turn`).toMatch(/^\[resource .* from Everything/)
+      expect(resource.split('\n').slice(1).join('\n').trim(), `${p}: the resource's text`).not.toBe('')
       await expect.poll(() => page.getByTestId('message-attachment').count()).toBeGreaterThan(0)
       await expectNoRejections(fakes, p)
     }, 120_000)
@@ -158,4 +161,56 @@ describe.skipIf(!existsSync(everything) || !inKeyringSession)('prompts, resource
     await docShot(page, 'compose-resource-link')
     await expectNoRejections(fakes, p)
   }, 60_000)
+
+  test('a sent resource the server updates shows "updated", and Refresh puts the fresh read in the next message', async () => {
+    const p = 'anthropic'
+    const {page} = app
+    const script = fakes.script(p)
+    await everythingChat(page, p)
+    const composer = page.getByTestId('composer')
+
+    // A dynamic text resource, by its template (its text says when it was read).
+    await composer.fill('Watch this @')
+    await page.getByTestId('resource-picker').waitFor()
+    await page.getByTestId('picker-template').filter({hasText: 'Dynamic Text Resource'}).click()
+    await page.getByTestId('field-resourceId').fill('4')
+    await page.getByTestId('template-attach').click()
+    await expect.poll(() => page.getByTestId('attachment-chip').count(), {timeout: 15_000}).toBe(1)
+    const uri = 'demo://resource/dynamic/text/4'
+    await script.push({text: 'Watching.'})
+    await composer.press('Enter')
+    await waitForReply(page, 'Watching.')
+    const sentChip = page.locator('[data-testid="message-attachment"][data-kind="resource"]').first()
+    await sentChip.waitFor()
+    expect(await page.getByTestId('sent-updated').count()).toBe(0)
+
+    // The model turns the server's simulated updates on (every 5 s for what
+    // the client follows): the sent chip says "updated".
+    await script.push({toolCalls: [{name: 'everything__toggle-subscriber-updates', args: {}}]}, {text: 'Updates are on.'})
+    await composer.fill('Turn the updates on')
+    await composer.press('Enter')
+    await waitForReply(page, 'Updates are on.')
+    await expect.poll(() => sentChip.getByTestId('sent-updated').count(), {timeout: 20_000}).toBe(1)
+    expect(await sentChip.getByTestId('sent-updated').textContent()).toBe('updated')
+    await docShot(page, 'compose-resource-updated')
+
+    // Refresh → the fresh read is a chip of the draft, and the next message carries it.
+    await sentChip.getByTestId('sent-refresh').click()
+    const draftChip = page.getByTestId('attachment-chip')
+    await expect.poll(() => draftChip.count(), {timeout: 15_000}).toBe(1)
+    expect(await draftChip.getAttribute('title')).toBe(uri)
+    await expect.poll(() => sentChip.getByTestId('sent-updated').count()).toBe(0)
+    await script.push({text: 'It changed.'})
+    await composer.fill('What does it say now?')
+    await composer.press('Enter')
+    await waitForReply(page, 'It changed.')
+    const last = (await bodies(fakes, p)).at(-1)
+    // The last user turn: the question and the fresh read (the first message keeps its own).
+    const texts = userTexts(p, last)
+    const turn = texts.slice(texts.lastIndexOf('What does it say now?')).join('\n')
+    expect(turn).toContain('What does it say now?')
+    expect(turn).toContain(`${uri} from Everything`)
+    expect(texts.filter((t) => t.includes('Resource 4: This is a plaintext resource created at'))).toHaveLength(2)
+    await expectNoRejections(fakes, p)
+  }, 90_000)
 })
