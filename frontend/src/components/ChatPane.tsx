@@ -20,7 +20,7 @@ import {MessageList} from './MessageList'
 import {ToolsButton} from './tools/ToolsButton'
 import {composeApi, readToolResource} from '../api/compose'
 import {ToolResourceContext} from './compose/toolResources'
-import {SentResourceContext, type SentResourceApi} from './compose/sentResources'
+import {SentResourceContext, sentResourceApi} from './compose/sentResources'
 
 function AccountsLink() {
   const setView = useUI((s) => s.setView)
@@ -108,13 +108,7 @@ export function ChatPane() {
   const failed = useRuns((s) => !!activeId && !!s.failures[activeId])
   const notice = useRuns((s) => (activeId ? s.notices[activeId] : undefined))
   useEscapeStops(activeId)
-  const sentApi = useMemo<SentResourceApi | null>(
-    () =>
-      activeId
-        ? {sessionId: activeId, read: (c, uri) => composeApi.readResource(activeId, c, uri), follow: (c, uri) => composeApi.subscribe(activeId, c, uri)}
-        : null,
-    [activeId],
-  )
+  const sentApi = useMemo(() => (activeId ? sentResourceApi(activeId, composeApi) : null), [activeId])
 
   if (!activeId) return <Welcome />
 

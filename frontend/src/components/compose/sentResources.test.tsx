@@ -4,7 +4,7 @@ import {afterEach, describe, expect, it, vi} from 'vitest'
 import type {Part} from '../../api/types'
 import {useDraftAttachments} from './draftAttachments'
 import {MessageAttachments} from './MessageAttachments'
-import {resetFollowed, SentResourceContext, type SentResourceApi, useSentUpdates} from './sentResources'
+import {SentResourceContext, type SentResourceApi, sentResourceApi, useSentUpdates} from './sentResources'
 
 const URI = 'demo://resource/dynamic/text/2'
 const sent = [
@@ -12,13 +12,16 @@ const sent = [
   {type: 'resource', uri: URI, connectorId: 'c1', server: 'Everything', name: 'Text 2', text: 'old words'} as never,
 ] as Part[]
 
-function api(over: Partial<SentResourceApi> = {}): SentResourceApi {
+/** Go's calls behind one opened chat's chips (sentResourceApi), faked. */
+function goCalls(over: {readResource?: () => Promise<never>; subscribe?: () => Promise<void>} = {}) {
   return {
-    sessionId: 's1',
-    read: vi.fn(async () => [{type: 'resource', uri: URI, connectorId: 'c1', server: 'Everything', mimeType: 'text/plain', text: 'new words'}] as never),
-    follow: vi.fn(async () => {}),
-    ...over,
+    readResource: vi.fn(over.readResource ?? (async () => [{type: 'resource', uri: URI, connectorId: 'c1', server: 'Everything', mimeType: 'text/plain', text: 'new words'}] as never)),
+    subscribe: vi.fn(over.subscribe ?? (async () => {})),
   }
+}
+
+function api(calls = goCalls()): SentResourceApi {
+  return sentResourceApi('s1', calls)
 }
 
 function show(a: SentResourceApi | null) {
@@ -30,39 +33,42 @@ function show(a: SentResourceApi | null) {
 }
 
 afterEach(() => {
-  resetFollowed()
   useSentUpdates.setState({bySession: {}})
   useDraftAttachments.setState({bySession: {}, refusals: {}})
 })
 
 describe('a sent message’s resource chip', () => {
-  it('follows its resource once, however often the chat is shown', async () => {
-    const a = api()
-    show(a).unmount()
-    show(a)
-    await waitFor(() => expect(a.follow).toHaveBeenCalledTimes(1))
-    expect(a.follow).toHaveBeenCalledWith('c1', URI)
+  it('follows its resource once while the chat is open, and again when it is opened again', async () => {
+    const calls = goCalls()
+    const open = api(calls)
+    show(open).unmount() // a row scrolled away and back
+    show(open).unmount()
+    await waitFor(() => expect(calls.subscribe).toHaveBeenCalledTimes(1))
+    expect(calls.subscribe).toHaveBeenCalledWith('s1', 'c1', URI)
     expect(screen.queryByTestId('sent-updated')).toBeNull()
+    show(api(calls)) // the chat opened again (after a restart, Go follows nothing)
+    await waitFor(() => expect(calls.subscribe).toHaveBeenCalledTimes(2))
   })
 
-  it('follows again next time when following failed (a connector turned off)', async () => {
-    const a = api({follow: vi.fn(async () => Promise.reject(new Error('not found')))})
-    show(a).unmount()
-    await waitFor(() => expect(a.follow).toHaveBeenCalledTimes(1))
-    show(a)
-    await waitFor(() => expect(a.follow).toHaveBeenCalledTimes(2))
+  it('follows again when following failed (a connector turned off)', async () => {
+    const calls = goCalls({subscribe: async () => Promise.reject(new Error('not found'))})
+    const open = api(calls)
+    show(open).unmount()
+    await waitFor(() => expect(calls.subscribe).toHaveBeenCalledTimes(1))
+    show(open)
+    await waitFor(() => expect(calls.subscribe).toHaveBeenCalledTimes(2))
   })
 
   it('shows "updated" when the server changed it, and Refresh puts the fresh read in the draft', async () => {
     const user = userEvent.setup()
-    const a = api()
-    show(a)
+    const calls = goCalls()
+    show(api(calls))
     act(() => useSentUpdates.getState().mark('c1', URI, ['s1']))
     const chip = screen.getByTestId('message-attachment')
     expect(chip).toHaveTextContent('Text 2')
     expect(screen.getByTestId('sent-updated')).toHaveTextContent('updated')
     await user.click(screen.getByTestId('sent-refresh'))
-    expect(a.read).toHaveBeenCalledWith('c1', URI)
+    expect(calls.readResource).toHaveBeenCalledWith('s1', 'c1', URI)
     await waitFor(() => expect(screen.queryByTestId('sent-updated')).toBeNull())
     const draft = useDraftAttachments.getState().bySession.s1
     expect(draft).toHaveLength(1)
@@ -80,7 +86,7 @@ describe('a sent message’s resource chip', () => {
 
   it("shows the server's message when the read fails, and keeps the badge", async () => {
     const user = userEvent.setup()
-    show(api({read: vi.fn(async () => Promise.reject(new Error('Resource demo://resource/dynamic/text/2 not found')))}))
+    show(api(goCalls({readResource: async () => Promise.reject(new Error('Resource demo://resource/dynamic/text/2 not found'))})))
     act(() => useSentUpdates.getState().mark('c1', URI, ['s1']))
     await user.click(screen.getByTestId('sent-refresh'))
     expect(await screen.findByTestId('sent-refresh-error')).toHaveTextContent('Resource demo://resource/dynamic/text/2 not found')

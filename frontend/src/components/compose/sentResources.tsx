@@ -2,17 +2,18 @@ import './compose.css'
 import {createContext, useContext, useEffect, useState} from 'react'
 import {RefreshCw} from 'lucide-react'
 import {create} from 'zustand'
-import type {WirePart} from './composeApi'
+import type {ComposeApi, WirePart} from './composeApi'
 import {readDrafts, useDraftAttachments} from './draftAttachments'
 
 /**
  * A chat keeps following the resources its sent messages carry (issue 15:
  * "an attached resource the server marks as updated shows an 'updated'
  * badge; the user can refresh it into the next message"). The sent
- * message's chip follows its resource once per run of the app (Go's
- * Subscribe asks the server only for the first follower, so a chat opened
- * again costs nothing), shows "updated" when resource:updated names the
- * chat, and its Refresh reads the resource into the chat's draft.
+ * message's chip follows its resource each time the chat is opened (Go's
+ * Subscribe asks the server only for the first follower, so following
+ * again costs nothing, and a chat opened after a restart follows again),
+ * shows "updated" when resource:updated names the chat, and its Refresh
+ * reads the resource into the chat's draft.
  */
 
 /** What a chat's sent chips need from Go, for the chat on screen. */
@@ -54,14 +55,29 @@ export const useSentUpdates = create<SentUpdatesState>((set) => ({
     }),
 }))
 
-// The (session, connector, URI) followed in this run of the app; a failed
-// follow (a server without subscriptions, a connector turned off) is tried
-// again the next time the chip is shown.
-const followed = new Set<string>()
-
-/** Forgets what was followed (tests). */
-export function resetFollowed() {
-  followed.clear()
+/**
+ * The sent chips' calls for one opened chat: follow asks Go once per
+ * resource while the chat stays open (a failure, such as a server without
+ * subscriptions or a connector turned off, is tried again when a chip
+ * carrying the resource is shown again).
+ */
+export function sentResourceApi(sessionId: string, api: Pick<ComposeApi, 'readResource' | 'subscribe'>): SentResourceApi {
+  const followed = new Set<string>()
+  return {
+    sessionId,
+    read: (connectorId, uri) => api.readResource(sessionId, connectorId, uri),
+    follow: async (connectorId, uri) => {
+      const k = updateKey(connectorId, uri)
+      if (followed.has(k)) return
+      followed.add(k)
+      try {
+        await api.subscribe(sessionId, connectorId, uri)
+      } catch (e) {
+        followed.delete(k)
+        throw e
+      }
+    },
+  }
 }
 
 function message(e: unknown): string {
@@ -80,11 +96,7 @@ export function SentResourceUpdate({connectorId, uri, label}: {connectorId: stri
   const [state, setState] = useState<{busy: boolean; error?: string}>({busy: false})
 
   useEffect(() => {
-    if (!api) return
-    const k = `${api.sessionId}\n${updateKey(connectorId, uri)}`
-    if (followed.has(k)) return
-    followed.add(k)
-    api.follow(connectorId, uri).catch(() => followed.delete(k))
+    api?.follow(connectorId, uri).catch(() => {}) // not followed: no badge, the chip still names it
   }, [api, connectorId, uri])
 
   if (!api || (!updated && !state.error)) return null
