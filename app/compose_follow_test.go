@@ -9,8 +9,6 @@ import (
 	mcpgo "github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
 
-	"maestro/backend/chat"
-	"maestro/backend/mcp"
 	"maestro/backend/providers/fakescript"
 )
 
@@ -31,17 +29,8 @@ func TestSentResourceStaysFollowed(t *testing.T) {
 		}
 	})
 	srv := composeServer(server.WithHooks(hooks))
-	ca, script := startToolChat(t, Runtime{}, mcp.WithInProcessServer("compose", srv))
+	ca, script, c, sid := composeChat(t, srv)
 	a, ev := ca.App, ca.ev
-	run, ctx := a.running(t)
-	c := mcp.Connector{ID: chat.NewID(), Name: "Compose", Transport: mcp.TransportInProcess, Command: "compose", ProtocolVersion: mcp.ProtocolLegacy}
-	a.Connectors.remember(c)
-	c, err := run.sup.Add(ctx, c)
-	if err != nil {
-		t.Fatal(err)
-	}
-	ev.wait(t, EventConnectorState, stateIs(c.ID, "ready"))
-	sid := ca.chatWith(t, c.ID)
 
 	doc, err := a.Connectors.ReadResource(sid, c.ID, "test://doc")
 	if err != nil {

@@ -33,6 +33,22 @@ func composeServer(opts ...server.ServerOption) *server.MCPServer {
 	return srv
 }
 
+// composeChat runs srv in process as the ready "Compose" connector of an
+// app on Gemini's fake, and makes a chat with it on.
+func composeChat(t *testing.T, srv *server.MCPServer) (*connApp, *fakescript.Script, mcp.Connector, string) {
+	t.Helper()
+	ca, script := startToolChat(t, Runtime{}, mcp.WithInProcessServer("compose", srv))
+	run, ctx := ca.running(t)
+	c := mcp.Connector{ID: chat.NewID(), Name: "Compose", Transport: mcp.TransportInProcess, Command: "compose", ProtocolVersion: mcp.ProtocolLegacy}
+	ca.Connectors.remember(c)
+	c, err := run.sup.Add(ctx, c)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ca.ev.wait(t, EventConnectorState, stateIs(c.ID, "ready"))
+	return ca, script, c, ca.chatWith(t, c.ID)
+}
+
 // TestComposePromptsResourcesAndAttachments: through the bound methods, a
 // chat lists and runs a prompt, reads and follows a resource, sends it
 // with a file to the provider's fake, reads a tool result's link, and an
@@ -40,17 +56,8 @@ func composeServer(opts ...server.ServerOption) *server.MCPServer {
 func TestComposePromptsResourcesAndAttachments(t *testing.T) {
 	t.Parallel()
 	srv := composeServer()
-	ca, script := startToolChat(t, Runtime{}, mcp.WithInProcessServer("compose", srv))
+	ca, script, c, sid := composeChat(t, srv)
 	a, ev := ca.App, ca.ev
-	run, ctx := a.running(t)
-	c := mcp.Connector{ID: chat.NewID(), Name: "Compose", Transport: mcp.TransportInProcess, Command: "compose", ProtocolVersion: mcp.ProtocolLegacy}
-	a.Connectors.remember(c)
-	c, err := run.sup.Add(ctx, c)
-	if err != nil {
-		t.Fatal(err)
-	}
-	ev.wait(t, EventConnectorState, stateIs(c.ID, "ready"))
-	sid := ca.chatWith(t, c.ID)
 
 	list, err := a.Connectors.Prompts(sid)
 	if err != nil || len(list.Prompts) != 1 || list.Prompts[0].Name != "greet" || !list.Prompts[0].Arguments[0].Required {
