@@ -9,9 +9,10 @@
 //     text before anything is sent;
 //   - a get-resource-links tool result renders its links, and one opens
 //     inline (resources/read);
-//   - a resource attached to a SENT message stays followed: when the server
-//     says it changed, the sent chip shows "updated", and Refresh puts the
-//     fresh read into the draft of the next message.
+//   - a resource attached to a SENT message stays followed, and is followed
+//     again when the chat is opened after a restart: when the server says it
+//     changed, the sent chip shows "updated", and Refresh puts the fresh read
+//     into the draft of the next message.
 import {afterAll, beforeAll, describe, expect, test} from 'vitest'
 import {existsSync} from 'node:fs'
 import type {Page} from 'playwright-core'
@@ -212,5 +213,21 @@ describe.skipIf(!existsSync(everything) || !inKeyringSession)('prompts, resource
     expect(turn).toContain(`${uri} from Everything`)
     expect(texts.filter((t) => t.includes('Resource 4: This is a plaintext resource created at'))).toHaveLength(2)
     await expectNoRejections(fakes, p)
-  }, 90_000)
+
+    // After a restart (a new server process, nothing followed in Go) the
+    // opened chat follows its sent resources again.
+    expect(await app.quit()).toBe(0)
+    app = await launchApp({dataDir: app.dataDir, name: 'compose-2', env: fakes.env})
+    const again = app.page
+    await again.getByTestId('session-item').filter({hasText: 'Watch this'}).click()
+    const firstChip = again.locator('[data-testid="message-attachment"][data-kind="resource"]').first()
+    await firstChip.waitFor({timeout: 15_000})
+    expect(await again.getByTestId('sent-updated').count()).toBe(0)
+    await script.push({toolCalls: [{name: 'everything__toggle-subscriber-updates', args: {}}]}, {text: 'Updates are on again.'})
+    await again.getByTestId('composer').fill('Turn the updates on again')
+    await again.getByTestId('composer').press('Enter')
+    await waitForReply(again, 'Updates are on again.')
+    await expect.poll(() => firstChip.getByTestId('sent-updated').count(), {timeout: 20_000}).toBe(1)
+    await expectNoRejections(fakes, p)
+  }, 120_000)
 })
