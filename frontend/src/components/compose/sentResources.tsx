@@ -4,6 +4,7 @@ import {RefreshCw} from 'lucide-react'
 import {create} from 'zustand'
 import type {ComposeApi, WirePart} from './composeApi'
 import {readDrafts, useDraftAttachments} from './draftAttachments'
+import {errorText} from './types'
 
 /**
  * A chat keeps following the resources its sent messages carry (issue 15:
@@ -80,10 +81,6 @@ export function sentResourceApi(sessionId: string, api: Pick<ComposeApi, 'readRe
   }
 }
 
-function message(e: unknown): string {
-  return e && typeof e === 'object' && 'message' in e ? String(e.message) : String(e)
-}
-
 /**
  * The live part of a sent resource's chip: it follows the resource, and
  * when the server says it changed shows "updated" with a Refresh that puts
@@ -109,7 +106,7 @@ export function SentResourceUpdate({connectorId, uri, label}: {connectorId: stri
       useSentUpdates.getState().clear(sessionId, connectorId, uri)
       setState({busy: false})
     } catch (e) {
-      setState({busy: false, error: message(e)})
+      setState({busy: false, error: errorText(e)})
     }
   }
   return (

@@ -10,6 +10,7 @@ import {atQuery, filterPrompts, slashQuery} from './promptFilter'
 import {ResourcePicker} from './ResourcePicker'
 import {useSentUpdates} from './sentResources'
 import type {DraftAttachment, Prompt, Resource, ResourceTemplate} from './types'
+import {errorText} from './types'
 import {useMenuKeys} from './useMenuKeys'
 
 interface Options {
@@ -25,10 +26,6 @@ interface Options {
 
 const none: DraftAttachment[] = []
 const noRefusals: string[] = []
-
-function message(e: unknown): string {
-  return e && typeof e === 'object' && 'message' in e ? String(e.message) : String(e)
-}
 
 /**
  * The composer's prompts, resources and attachments, around its text box:
@@ -60,7 +57,7 @@ export function useCompose({sessionId, text, setText, api, revision = 0, disable
     let live = true
     api.prompts(sessionId).then(
       (r) => live && setPrompts({list: r.prompts, unavailable: (r.unavailable ?? []).map((u) => `${u.server}: ${u.error}`), key}),
-      (e) => live && setPrompts({list: [], unavailable: [message(e)], key}),
+      (e) => live && setPrompts({list: [], unavailable: [errorText(e)], key}),
     )
     return () => {
       live = false
@@ -142,7 +139,7 @@ export function useCompose({sessionId, text, setText, api, revision = 0, disable
         try {
           read.push(await readFileDraft(f))
         } catch (e) {
-          refused.push(`${f.name}: ${message(e)}`)
+          refused.push(`${f.name}: ${errorText(e)}`)
         }
     }
     if (read.length) store.add(sessionId, read)
@@ -157,7 +154,7 @@ export function useCompose({sessionId, text, setText, api, revision = 0, disable
       if (fresh) store.replace(sessionId, i, fresh)
       useSentUpdates.getState().clear(sessionId, a.connectorId, a.uri)
     } catch (e) {
-      store.setRefusals(sessionId, [`${a.name || a.uri}: ${message(e)}`])
+      store.setRefusals(sessionId, [`${a.name || a.uri}: ${errorText(e)}`])
     }
   }
 
