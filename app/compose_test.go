@@ -15,8 +15,9 @@ import (
 
 // composeServer offers a prompt with a required argument, a text resource
 // that can be followed, and a tool whose result links to it.
-func composeServer() *server.MCPServer {
-	srv := server.NewMCPServer("compose", "1.0.0", server.WithPromptCapabilities(true), server.WithResourceCapabilities(true, true))
+func composeServer(opts ...server.ServerOption) *server.MCPServer {
+	opts = append([]server.ServerOption{server.WithPromptCapabilities(true), server.WithResourceCapabilities(true, true)}, opts...)
+	srv := server.NewMCPServer("compose", "1.0.0", opts...)
 	srv.AddPrompt(mcpgo.NewPrompt("greet", mcpgo.WithArgument("name", mcpgo.RequiredArgument())),
 		func(_ context.Context, r mcpgo.GetPromptRequest) (*mcpgo.GetPromptResult, error) {
 			return mcpgo.NewGetPromptResult("", []mcpgo.PromptMessage{
@@ -32,6 +33,22 @@ func composeServer() *server.MCPServer {
 	return srv
 }
 
+// composeChat runs srv in process as the ready "Compose" connector of an
+// app on Gemini's fake, and makes a chat with it on.
+func composeChat(t *testing.T, srv *server.MCPServer) (*connApp, *fakescript.Script, mcp.Connector, string) {
+	t.Helper()
+	ca, script := startToolChat(t, Runtime{}, mcp.WithInProcessServer("compose", srv))
+	run, ctx := ca.running(t)
+	c := mcp.Connector{ID: chat.NewID(), Name: "Compose", Transport: mcp.TransportInProcess, Command: "compose", ProtocolVersion: mcp.ProtocolLegacy}
+	ca.Connectors.remember(c)
+	c, err := run.sup.Add(ctx, c)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ca.ev.wait(t, EventConnectorState, stateIs(c.ID, "ready"))
+	return ca, script, c, ca.chatWith(t, c.ID)
+}
+
 // TestComposePromptsResourcesAndAttachments: through the bound methods, a
 // chat lists and runs a prompt, reads and follows a resource, sends it
 // with a file to the provider's fake, reads a tool result's link, and an
@@ -39,17 +56,8 @@ func composeServer() *server.MCPServer {
 func TestComposePromptsResourcesAndAttachments(t *testing.T) {
 	t.Parallel()
 	srv := composeServer()
-	ca, script := startToolChat(t, Runtime{}, mcp.WithInProcessServer("compose", srv))
+	ca, script, c, sid := composeChat(t, srv)
 	a, ev := ca.App, ca.ev
-	run, ctx := a.running(t)
-	c := mcp.Connector{ID: chat.NewID(), Name: "Compose", Transport: mcp.TransportInProcess, Command: "compose", ProtocolVersion: mcp.ProtocolLegacy}
-	a.Connectors.remember(c)
-	c, err := run.sup.Add(ctx, c)
-	if err != nil {
-		t.Fatal(err)
-	}
-	ev.wait(t, EventConnectorState, stateIs(c.ID, "ready"))
-	sid := ca.chatWith(t, c.ID)
 
 	list, err := a.Connectors.Prompts(sid)
 	if err != nil || len(list.Prompts) != 1 || list.Prompts[0].Name != "greet" || !list.Prompts[0].Arguments[0].Required {

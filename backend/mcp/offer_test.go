@@ -125,9 +125,15 @@ func testSubscriptions(t *testing.T, protocol string) {
 	if got := subs.Load(); legacy && got != 1 {
 		t.Errorf("resources/subscribe sent %d times for two sessions; want 1", got)
 	}
+	r := h.sup.mustRunner(t, c.ID)
+	old := r.current()
 	if err := h.sup.Restart(ctx, c.ID); err != nil {
 		t.Fatal(err)
 	}
+	// Restart only kicks the runner: the old link may still look ready.
+	// The new link is visible once its subscriptions are renewed (in
+	// 2026-07-28, on the listen stream opened before it is ready).
+	h.waitFor("the new link", func() bool { l := r.current(); return l != nil && l != old })
 	if legacy {
 		h.waitFor("the subscription renewed on the new link", func() bool { return subs.Load() == 2 })
 	}

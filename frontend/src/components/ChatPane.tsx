@@ -1,4 +1,4 @@
-import {useEffect} from 'react'
+import {useEffect, useMemo} from 'react'
 import {ExportMenu} from './ExportMenu'
 import {InstructionsButton} from './InstructionsButton'
 import {KeyRound, MessageSquareText, Sparkles} from 'lucide-react'
@@ -18,8 +18,9 @@ import {FirstRun, useFirstRunSteps} from './FirstRun'
 import {LogoMark} from './LogoMark'
 import {MessageList} from './MessageList'
 import {ToolsButton} from './tools/ToolsButton'
-import {readToolResource} from '../api/compose'
+import {composeApi, readToolResource} from '../api/compose'
 import {ToolResourceContext} from './compose/toolResources'
+import {SentResourceContext, sentResourceApi} from './compose/sentResources'
 
 function AccountsLink() {
   const setView = useUI((s) => s.setView)
@@ -107,6 +108,7 @@ export function ChatPane() {
   const failed = useRuns((s) => !!activeId && !!s.failures[activeId])
   const notice = useRuns((s) => (activeId ? s.notices[activeId] : undefined))
   useEscapeStops(activeId)
+  const sentApi = useMemo(() => (activeId ? sentResourceApi(activeId, composeApi) : null), [activeId])
 
   if (!activeId) return <Welcome />
 
@@ -136,15 +138,17 @@ export function ChatPane() {
         </div>
       ) : (
         <ToolResourceContext.Provider value={(tool, uri) => readToolResource(activeId, tool, uri).then((ps) => ps.map((p) => ({...p, uri: p.uri || uri})))}>
-          <MessageList
-            sessionId={activeId}
-            messages={ready ? messages : []}
-            footer={footer}
-            hasEarlier={ready && earlierBefore > 0}
-            loadingEarlier={loadingEarlier}
-            onLoadEarlier={loadEarlier}
-            onRegenerate={(seq) => void regenerate(activeId, seq)}
-          />
+          <SentResourceContext.Provider value={sentApi}>
+            <MessageList
+              sessionId={activeId}
+              messages={ready ? messages : []}
+              footer={footer}
+              hasEarlier={ready && earlierBefore > 0}
+              loadingEarlier={loadingEarlier}
+              onLoadEarlier={loadEarlier}
+              onRegenerate={(seq) => void regenerate(activeId, seq)}
+            />
+          </SentResourceContext.Provider>
         </ToolResourceContext.Provider>
       )}
       <Composer key={activeId} sessionId={activeId} />

@@ -2,16 +2,13 @@ import './compose.css'
 import {useState} from 'react'
 import {ChevronDown} from 'lucide-react'
 import type {Offering} from './types'
+import {errorText} from './types'
 
 interface Props {
   /** Reads what the connector offers (prompts, templates, resources). */
   load: () => Promise<Offering>
   /** Tools the connector gives, as the card counts them. */
   tools?: number
-}
-
-function message(e: unknown): string {
-  return e && typeof e === 'object' && 'message' in e ? String(e.message) : String(e)
 }
 
 /**
@@ -30,7 +27,7 @@ export function ConnectorOffering({load, tools}: Props) {
       try {
         setState({offering: await load()})
       } catch (e) {
-        setState({error: message(e)})
+        setState({error: errorText(e)})
       }
     }
   }

@@ -3,8 +3,9 @@ import {FileText, Link2} from 'lucide-react'
 import type {Part} from '../../api/types'
 import {formatBytes} from '../../lib/size'
 import {dataURL} from './attachFiles'
+import {SentResourceUpdate} from './sentResources'
 
-type Wire = Part & {uri?: string; title?: string; server?: string; data?: string; size?: number}
+type Wire = Part & {uri?: string; connectorId?: string; title?: string; server?: string; data?: string; size?: number}
 
 /**
  * What a sent user message carried besides text: its files (images shown
@@ -36,6 +37,7 @@ export function MessageAttachments({parts}: {parts: Part[]}) {
                 {p.size ? formatBytes(p.size) : ''}
               </span>
             )}
+            {p.type === 'resource' && p.connectorId && p.uri && <SentResourceUpdate connectorId={p.connectorId} uri={p.uri} label={label} />}
           </li>
         )
       })}

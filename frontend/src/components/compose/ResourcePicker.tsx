@@ -2,6 +2,7 @@ import './compose.css'
 import {useEffect, useMemo, useState} from 'react'
 import {CompletingField} from './CompletingField'
 import type {CompleteFn, Resource, ResourcePage, ResourceSource, ResourceTemplate} from './types'
+import {errorText} from './types'
 
 interface Props {
   /** The chat's connectors whose servers offer resources. */
@@ -19,10 +20,6 @@ interface Props {
   onClose: () => void
   /** What was typed after "@", as the first search. */
   initialQuery?: string
-}
-
-function message(e: unknown): string {
-  return e && typeof e === 'object' && 'message' in e ? String(e.message) : String(e)
 }
 
 interface Listing {
@@ -68,7 +65,7 @@ export function ResourcePicker({sources, listPage, templates, completeVariable, 
         return {...s, [id]: {items: [...(cursor ? prev.items : []), ...page.resources], cursor: page.nextCursor ?? '', loading: false, error: ''}}
       })
     } catch (e) {
-      setListings((s) => ({...s, [id]: {...(s[id] ?? emptyListing), loading: false, error: message(e)}}))
+      setListings((s) => ({...s, [id]: {...(s[id] ?? emptyListing), loading: false, error: errorText(e)}}))
     }
   }
 
@@ -87,7 +84,7 @@ export function ResourcePicker({sources, listPage, templates, completeVariable, 
     try {
       await fn()
     } catch (e) {
-      setError(message(e))
+      setError(errorText(e))
     } finally {
       setBusy('')
     }

@@ -3,6 +3,7 @@ import {useState} from 'react'
 import {Download, FileText, Link2} from 'lucide-react'
 import {formatBytes} from '../../lib/size'
 import {Markdown} from '../chat/Markdown'
+import {errorText} from './types'
 
 /** A resource's content as read (chat.ResourcePart: text, or base64 bytes of mimeType). */
 export interface ResourceContent {
@@ -119,7 +120,7 @@ export function ResourceLink({uri, name, description, mimeType, read}: LinkProps
     try {
       setState({loading: false, open: true, contents: await read()})
     } catch (e) {
-      setState({loading: false, open: true, error: e && typeof e === 'object' && 'message' in e ? String(e.message) : String(e)})
+      setState({loading: false, open: true, error: errorText(e)})
     }
   }
   return (

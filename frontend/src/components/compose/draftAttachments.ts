@@ -104,3 +104,8 @@ export function promptDraft(parts: ReadonlyArray<WirePart>): {text: string; atta
 export function resourceDraft(part: Omit<ResourceDraft, 'type' | 'updated'>, name?: string): ResourceDraft {
   return {...part, type: 'resource', name: part.name || name}
 }
+
+/** The resource parts of a read (resources/read) as drafts, named after the listing. */
+export function readDrafts(parts: ReadonlyArray<WirePart>, name?: string): ResourceDraft[] {
+  return parts.filter((p) => p.type === 'resource').map((p) => resourceDraft(p as unknown as Omit<ResourceDraft, 'type'>, name))
+}

@@ -101,3 +101,8 @@ export interface Offering {
   moreResources?: boolean
   errors?: string[]
 }
+
+/** What to show of a failed call: Go's message (an AppError's or an Error's), or the value as text. */
+export function errorText(e: unknown): string {
+  return e && typeof e === 'object' && 'message' in e ? String(e.message) : String(e)
+}

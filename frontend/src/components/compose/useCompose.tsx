@@ -3,12 +3,14 @@ import {AttachMenu, filesOf} from './AttachMenu'
 import {AttachmentChips} from './AttachmentChips'
 import {readFileDraft, readRefusal} from './attachFiles'
 import type {ComposeApi, ConnectorOffer, WirePart} from './composeApi'
-import {promptDraft, resourceDraft, useDraftAttachments} from './draftAttachments'
+import {promptDraft, readDrafts, useDraftAttachments} from './draftAttachments'
 import {PromptForm} from './PromptForm'
 import {PromptMenu} from './PromptMenu'
 import {atQuery, filterPrompts, slashQuery} from './promptFilter'
 import {ResourcePicker} from './ResourcePicker'
-import type {DraftAttachment, Prompt, Resource, ResourceDraft, ResourceTemplate} from './types'
+import {useSentUpdates} from './sentResources'
+import type {DraftAttachment, Prompt, Resource, ResourceTemplate} from './types'
+import {errorText} from './types'
 import {useMenuKeys} from './useMenuKeys'
 
 interface Options {
@@ -24,15 +26,6 @@ interface Options {
 
 const none: DraftAttachment[] = []
 const noRefusals: string[] = []
-
-function message(e: unknown): string {
-  return e && typeof e === 'object' && 'message' in e ? String(e.message) : String(e)
-}
-
-/** The resource parts of a read as drafts, named after the listing. */
-function readDrafts(parts: WirePart[], name?: string): ResourceDraft[] {
-  return parts.filter((p) => p.type === 'resource').map((p) => resourceDraft(p as unknown as Omit<ResourceDraft, 'type'>, name))
-}
 
 /**
  * The composer's prompts, resources and attachments, around its text box:
@@ -64,7 +57,7 @@ export function useCompose({sessionId, text, setText, api, revision = 0, disable
     let live = true
     api.prompts(sessionId).then(
       (r) => live && setPrompts({list: r.prompts, unavailable: (r.unavailable ?? []).map((u) => `${u.server}: ${u.error}`), key}),
-      (e) => live && setPrompts({list: [], unavailable: [message(e)], key}),
+      (e) => live && setPrompts({list: [], unavailable: [errorText(e)], key}),
     )
     return () => {
       live = false
@@ -127,6 +120,7 @@ export function useCompose({sessionId, text, setText, api, revision = 0, disable
     const drafts = readDrafts(parts, name)
     if (drafts.length === 0) throw new Error('The server sent nothing for this resource.')
     store.add(sessionId, drafts)
+    for (const d of drafts) useSentUpdates.getState().clear(sessionId, connectorId, d.uri) // the draft has the fresh read
     if (subscribes(connectorId)) for (const d of drafts) void api.subscribe(sessionId, connectorId, d.uri).catch(() => {})
   }
 
@@ -145,7 +139,7 @@ export function useCompose({sessionId, text, setText, api, revision = 0, disable
         try {
           read.push(await readFileDraft(f))
         } catch (e) {
-          refused.push(`${f.name}: ${message(e)}`)
+          refused.push(`${f.name}: ${errorText(e)}`)
         }
     }
     if (read.length) store.add(sessionId, read)
@@ -158,8 +152,9 @@ export function useCompose({sessionId, text, setText, api, revision = 0, disable
     try {
       const [fresh] = readDrafts(await api.readResource(sessionId, a.connectorId, a.uri), a.name)
       if (fresh) store.replace(sessionId, i, fresh)
+      useSentUpdates.getState().clear(sessionId, a.connectorId, a.uri)
     } catch (e) {
-      store.setRefusals(sessionId, [`${a.name || a.uri}: ${message(e)}`])
+      store.setRefusals(sessionId, [`${a.name || a.uri}: ${errorText(e)}`])
     }
   }
 
