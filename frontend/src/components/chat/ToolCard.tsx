@@ -1,4 +1,4 @@
-import {useId, useState} from 'react'
+import {useId} from 'react'
 import {Ban, Check, ChevronDown, CircleStop, Hand, LoaderCircle, Wrench, X} from 'lucide-react'
 import type {LucideIcon} from 'lucide-react'
 import type {Part, ToolResult} from '../../api/types'
@@ -16,6 +16,7 @@ import {AnnotationBadges, JobCard} from '../trust'
 import {taskOfCall, useTasks} from '../../stores/tasks'
 import {ToolAppSlot} from '../../apps/ToolAppSlot'
 import {useSessions} from '../../stores/sessions'
+import {useKept} from '../../lib/useKept'
 
 const STATUS_ICON: Record<ToolStatus, LucideIcon> = {
   preparing: LoaderCircle,
@@ -69,7 +70,8 @@ export function ToolCard({callId, part, result, pendingStatus = 'stopped'}: Prop
         result,
         durationMs: result?.durationMs,
       }
-  const [open, setOpen] = useState(!!live)
+  // Kept by call: the list drops rows out of view, and one drawn again is as the reader left it.
+  const [open, setOpen] = useKept(`tool-card:${callId}`, !!live)
   const sessionId = useSessions((s) => s.activeId)
   const bodyId = useId()
   const {tool, server} = splitToolName(view.name, view.server)

@@ -1,5 +1,5 @@
 import './compose.css'
-import {useState} from 'react'
+import {useKept} from '../../lib/useKept'
 import {Download, FileText, Link2} from 'lucide-react'
 import {formatBytes} from '../../lib/size'
 import {Markdown} from '../chat/Markdown'
@@ -99,6 +99,8 @@ interface LinkProps {
   mimeType?: string
   /** Reads the resource (resources/read on the connector that returned the link). */
   read: () => Promise<ResourceContent[]>
+  /** Keeps the link's state (opened, what was read) when its row is drawn again; none keeps nothing. */
+  keepKey?: string
 }
 
 /**
@@ -106,8 +108,8 @@ interface LinkProps {
  * resource and shows it inline under the link; a second click hides it.
  * A failed read shows the server's message.
  */
-export function ResourceLink({uri, name, description, mimeType, read}: LinkProps) {
-  const [state, setState] = useState<{loading: boolean; contents?: ResourceContent[]; error?: string; open: boolean}>({
+export function ResourceLink({uri, name, description, mimeType, read, keepKey}: LinkProps) {
+  const [state, setState] = useKept<{loading: boolean; contents?: ResourceContent[]; error?: string; open: boolean}>(keepKey, {
     loading: false,
     open: false,
   })

@@ -28,6 +28,7 @@ export function ToolResourceAttachment({a, tool}: {a: Attachment; tool?: string}
         name={a.name}
         description={a.text}
         mimeType={a.mimeType}
+        keepKey={tool ? `resource-link:${tool}:${uri}` : undefined}
         read={async () => {
           if (!read || !tool) throw new Error('This link cannot be opened here.')
           return read(tool, uri)
