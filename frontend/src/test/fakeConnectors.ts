@@ -38,6 +38,7 @@ export function sessionConnector(id: string, name: string, patch: Partial<Sessio
     toolCount: 2,
     available: true,
     enabledInSession: false,
+    approval: 'ask',
     tools: [
       {canonical: `${name.toLowerCase()}.read`, name: 'read', description: 'Read a file', enabled: true, readOnly: true},
       {canonical: `${name.toLowerCase()}.write`, name: 'write', description: 'Write a file', enabled: true, readOnly: false},
