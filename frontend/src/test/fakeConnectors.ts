@@ -133,6 +133,11 @@ export function installFakeConnectors(backend: FakeBackend, opts: FakeConnectorO
           }
       return p.revision
     }),
+    SetSessionApproval: vi.fn(async (sid: string, id: string, policy: string) => {
+      const c = panel(sid).connectors.find((x) => x.id === id)
+      if (!c) return notFound(`connector ${id}`)
+      c.chatApproval = (policy || undefined) as SessionConnector['chatApproval']
+    }),
     SetSessionRoots: vi.fn(async (sid: string, roots: string[]) => {
       panel(sid).roots = [...roots]
       return [...roots]

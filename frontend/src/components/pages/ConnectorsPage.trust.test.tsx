@@ -1,4 +1,4 @@
-import {screen, waitFor, within} from '@testing-library/react'
+import {fireEvent, screen, waitFor, within} from '@testing-library/react'
 import {describe, expect, it} from 'vitest'
 import {renderApp} from '../../test/render'
 import {connector, installFakeConnectors} from '../../test/fakeConnectors'
@@ -20,5 +20,24 @@ describe('Connectors page: the negotiated protocol', {timeout: 20_000}, () => {
     expect(within(item('new')).getByTestId('connector-protocol').classList.contains('is-modern')).toBe(true)
     expect(within(item('old')).getByTestId('connector-protocol')).toHaveTextContent('MCP 2025-11-25')
     expect(within(item('boot')).queryByTestId('connector-protocol')).toBeNull()
+  })
+
+  it('draws the server’s own icon, and the transport’s when it gives none or it fails to load', async () => {
+    const png = 'data:image/png;base64,iVBORw0KGgo='
+    const r = await renderApp()
+    const fake = installFakeConnectors(r.backend, {
+      connectors: [connector('own', 'Own', {icons: [{src: png, mimeType: 'image/png'}]}), connector('none', 'None')],
+    })
+    await r.user.click(screen.getByTestId('nav-connectors'))
+    await waitFor(() => expect(fake.List).toHaveBeenCalled())
+    const item = (id: string) => screen.getAllByTestId('connector-item').find((e) => e.dataset.connectorId === id)!
+    const img = await waitFor(() => within(item('own')).getByTestId('connector-server-icon'))
+    expect(img).toHaveAttribute('src', png)
+    expect(img).toHaveAttribute('referrerpolicy', 'no-referrer')
+    expect(within(item('none')).queryByTestId('connector-server-icon')).toBeNull()
+    expect(item('none').querySelector('.connector-icon svg')).not.toBeNull()
+    fireEvent.error(img)
+    await waitFor(() => expect(within(item('own')).queryByTestId('connector-server-icon')).toBeNull())
+    expect(item('own').querySelector('.connector-icon svg')).not.toBeNull()
   })
 })
