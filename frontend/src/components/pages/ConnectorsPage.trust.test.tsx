@@ -1,5 +1,5 @@
 import {fireEvent, screen, waitFor, within} from '@testing-library/react'
-import {describe, expect, it} from 'vitest'
+import {describe, expect, it, vi} from 'vitest'
 import {renderApp} from '../../test/render'
 import {connector, installFakeConnectors} from '../../test/fakeConnectors'
 
@@ -39,5 +39,21 @@ describe('Connectors page: the negotiated protocol', {timeout: 20_000}, () => {
     fireEvent.error(img)
     await waitFor(() => expect(within(item('own')).queryByTestId('connector-server-icon')).toBeNull())
     expect(item('own').querySelector('.connector-icon svg')).not.toBeNull()
+  })
+
+  it('the Trust drawer\'s policy shows what SetApproval answers (the server is not restarted, so no state event follows)', async () => {
+    const r = await renderApp()
+    const fake = installFakeConnectors(r.backend, {connectors: [connector('c1', 'Files')]})
+    const SetApproval = vi.fn(async (id: string, policy: string) => ({...fake.state.connectors.find((c) => c.id === id)!, approval: policy}))
+    Object.assign(r.backend.Connectors, {SetApproval, Grants: vi.fn(async () => []), Audit: vi.fn(async () => []), Tasks: vi.fn(async () => [])})
+    await r.user.click(screen.getByTestId('nav-connectors'))
+    await waitFor(() => expect(fake.List).toHaveBeenCalled())
+    await r.user.click(await screen.findByTestId('connector-trust-open'))
+    const drawer = await screen.findByTestId('connector-trust-drawer')
+    expect(within(drawer).getByTestId('policy-ask')).toBeChecked()
+    await r.user.click(within(drawer).getByTestId('policy-all'))
+    await waitFor(() => expect(SetApproval).toHaveBeenCalledWith('c1', 'all'))
+    await waitFor(() => expect(within(drawer).getByTestId('policy-all')).toBeChecked())
+    expect(fake.Restart).not.toHaveBeenCalled()
   })
 })

@@ -54,7 +54,9 @@ export function TrustDrawerHost() {
       onTab={(t) => open(id, t)}
       policy={policyOf(connector)}
       onPolicy={(p) => {
-        trustApi.setApproval(id, p).catch((err) => toastError(err, "Couldn't set the approval policy"))
+        // The server keeps running (the policy is Maestro's): no
+        // connector:state follows, so the answer updates the card.
+        trustApi.setApproval(id, p).then(useConnectors.getState().put, (err) => toastError(err, "Couldn't set the approval policy"))
       }}
       grants={grants}
       onRevoke={(tool) => {
