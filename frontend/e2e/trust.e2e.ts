@@ -300,6 +300,27 @@ describe.skipIf(!existsSync(mcpTestBinary) || !existsSync(hostileBinary) || !exi
     await waitForReply(page, 'Echoed after asking.')
     sent = await bodies(fakes, P)
     expect(lastCallResults(P, sent[sent.length - 1]).get('everything__echo')).toContain('asked first')
+
+    // The connector's own policy, set in its Trust drawer, is what "as the
+    // connector" means in a chat's panel; the server keeps running.
+    await page.getByTestId('nav-connectors').click()
+    const card = page.getByTestId('connector-item').filter({hasText: 'Everything'}).first()
+    await card.getByTestId('connector-trust-open').click()
+    const drawer = page.getByTestId('connector-trust-drawer')
+    await drawer.getByTestId('policy-all').click() // a controlled radio: checked once Go answers
+    await expect.poll(() => drawer.getByTestId('policy-all').isChecked()).toBe(true)
+    await page.keyboard.press('Escape')
+    await drawer.waitFor({state: 'detached'})
+    expect(await card.getAttribute('data-state')).toBe('ready')
+    await everythingChat()
+    await toolSwitch(page, every, 'everything.echo')
+    expect(await select.locator('option').first().textContent()).toBe('As the connector (Allow everything)')
+    await closeTools(page)
+    await page.getByTestId('nav-connectors').click()
+    await card.getByTestId('connector-trust-open').click()
+    await drawer.getByTestId('policy-ask').click()
+    await expect.poll(() => drawer.getByTestId('policy-ask').isChecked()).toBe(true)
+    await page.keyboard.press('Escape')
     await expectNoRejections(fakes, P)
   }, 120_000)
 
