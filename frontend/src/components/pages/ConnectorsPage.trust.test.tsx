@@ -56,4 +56,17 @@ describe('Connectors page: the negotiated protocol', {timeout: 20_000}, () => {
     await waitFor(() => expect(within(drawer).getByTestId('policy-all')).toBeChecked())
     expect(fake.Restart).not.toHaveBeenCalled()
   })
+
+  it('a connector without its own policy shows Settings\' default as its policy', async () => {
+    const r = await renderApp()
+    const fake = installFakeConnectors(r.backend, {connectors: [connector('c1', 'Files')]})
+    const prefs = await r.backend.Settings.Prefs()
+    Object.assign(r.backend.Settings, {Prefs: vi.fn(async () => ({...prefs, approval: 'all'}))})
+    Object.assign(r.backend.Connectors, {Grants: vi.fn(async () => []), Audit: vi.fn(async () => []), Tasks: vi.fn(async () => [])})
+    await r.user.click(screen.getByTestId('nav-connectors'))
+    await waitFor(() => expect(fake.List).toHaveBeenCalled())
+    await r.user.click(await screen.findByTestId('connector-trust-open'))
+    const drawer = await screen.findByTestId('connector-trust-drawer')
+    await waitFor(() => expect(within(drawer).getByTestId('policy-all')).toBeChecked())
+  })
 })
