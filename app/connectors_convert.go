@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"net/url"
 	"os"
 	"path/filepath"
 	"slices"
@@ -16,6 +17,7 @@ import (
 
 	"maestro/backend/chat"
 	"maestro/backend/mcp"
+	"maestro/backend/tools"
 )
 
 // connectorFromInput validates a form and turns it into a config. old is
@@ -228,7 +230,7 @@ func connectorDTO(cfg mcp.Connector, st mcp.ConnectorStatus) ConnectorDTO {
 		State: string(st.State), ToolCount: st.Tools, Error: st.Error, StderrTail: nonNil(slices.Clone(st.StderrTail)),
 		NeedsSignIn: st.NeedsSignIn, NextRetry: millis(st.RetryAt), Restarts: st.Restarts,
 		Server: st.Server, Protocol: st.Protocol, Since: millis(st.Since), CreatedAt: millis(cfg.CreatedAt),
-		Version: st.Version, Approval: string(cfg.Approval), Icons: st.Icons,
+		Version: st.Version, Approval: string(cfg.Approval), Icons: shownIcons(cfg, st.Icons),
 	}
 	if dto.Transport == "" {
 		dto.Transport = string(mcp.TransportStdio)
@@ -357,4 +359,28 @@ func (k keychainSecrets) Delete(ctx context.Context, account string) error {
 		return fmt.Errorf("%w (keychain unavailable: %v)", chat.ErrNotFound, err)
 	}
 	return err
+}
+
+// shownIcons are the icons of a connector (or of one of its tools) the
+// window may draw (docs/SECURITY.md, "Icons"): data: ones, which load
+// nothing, and https: ones served by the remote connector's own host, which
+// the user already talks to. Any other https: icon would have the window
+// fetch a third party's URL the user never chose, telling it who opened
+// the page and when: it is dropped, and the card draws its own glyph.
+func shownIcons(cfg mcp.Connector, list []tools.Icon) []tools.Icon {
+	var host string
+	if u, err := url.Parse(cfg.URL); err == nil && cfg.URL != "" {
+		host = u.Hostname()
+	}
+	var out []tools.Icon
+	for _, ic := range list {
+		switch u, err := url.Parse(ic.Src); {
+		case err != nil:
+		case strings.EqualFold(u.Scheme, "data"):
+			out = append(out, ic)
+		case strings.EqualFold(u.Scheme, "https") && host != "" && strings.EqualFold(u.Hostname(), host):
+			out = append(out, ic)
+		}
+	}
+	return out
 }

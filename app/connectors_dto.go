@@ -1,6 +1,9 @@
 package app
 
-import "maestro/backend/tools"
+import (
+	"maestro/backend/chat"
+	"maestro/backend/tools"
+)
 
 // KeyValueDTO is an env variable or header of a connector. The value never
 // leaves Go: Hint shows it masked ("…abcd", or "…" for short values).
@@ -200,6 +203,12 @@ type SessionToolDTO struct {
 	// Enabled is false when the tool is switched off in this session.
 	Enabled  bool `json:"enabled"`
 	ReadOnly bool `json:"readOnly"`
+	// Hints are the tool's annotations: the server's claims, shown as
+	// such; they let a call run without asking only as the policy says
+	// (docs/SECURITY.md).
+	Hints *chat.ToolHints `json:"hints,omitempty"`
+	// Icons are the tool's own, data: and https: only (tools.SafeIcons).
+	Icons []tools.Icon `json:"icons,omitempty"`
 }
 
 // SessionConnectorDTO is one connector in a session's Tools panel.
@@ -214,6 +223,13 @@ type SessionConnectorDTO struct {
 	// EnabledInSession: the connector's tools are on in this session.
 	EnabledInSession bool             `json:"enabledInSession"`
 	Tools            []SessionToolDTO `json:"tools"`
+	// Approval is the connector's approval policy where a chat does not
+	// override it (its own, else the Settings default: agent.ConnectorPolicy).
+	Approval string `json:"approval" ts:"ApprovalPolicy"`
+	// ChatApproval is this chat's override ("": as the connector).
+	ChatApproval string `json:"chatApproval,omitempty" ts:"ApprovalPolicy"`
+	// Icons are the server's own (ConnectorDTO.Icons).
+	Icons []tools.Icon `json:"icons,omitempty"`
 }
 
 // SessionToolsDTO is a session's Tools panel.

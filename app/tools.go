@@ -7,7 +7,9 @@ import (
 	"slices"
 	"strings"
 
+	"maestro/backend/agent"
 	"maestro/backend/chat"
+	"maestro/backend/mcp"
 	"maestro/backend/tools"
 )
 
@@ -42,19 +44,24 @@ func (c *Connectors) SessionTools(sessionID string) (SessionToolsDTO, error) {
 		dto := SessionConnectorDTO{
 			ID: cfg.ID, Name: cfg.DisplayName(), State: string(st.State), Error: st.Error,
 			Available: !cfg.Disabled, EnabledInSession: slices.Contains(sess.EnabledConnectors, cfg.ID),
-			Tools: []SessionToolDTO{},
+			Tools:        []SessionToolDTO{},
+			Approval:     string(agent.ConnectorPolicy(cfg.Approval, cfg.TrustReadOnlyHints, run.agent.ApprovalDefault())),
+			ChatApproval: string(sess.ConnectorPolicies[cfg.ID]), Icons: shownIcons(cfg, st.Icons),
 		}
 		slug, known := run.reg.Slug(cfg.ID)
 		if !known {
 			slug = tools.ServerSlug(cfg.DisplayName())
 		}
-		if tools, err := run.sup.Tools(cfg.ID); err == nil {
-			dto.ToolCount = len(tools)
-			for _, t := range tools {
+		if list, err := run.sup.Tools(cfg.ID); err == nil {
+			dto.ToolCount = len(list)
+			for _, t := range list {
 				canonical := slug + "." + t.Name
 				dto.Tools = append(dto.Tools, SessionToolDTO{
 					Canonical: canonical, Name: t.Name, Title: cmp.Or(t.Title, t.Annotations.Title),
 					Description: t.Description, Enabled: !disabled[canonical], ReadOnly: readOnly(t),
+					Hints: hintsDTO(chat.ToolHints{ReadOnly: t.Annotations.ReadOnlyHint, Destructive: t.Annotations.DestructiveHint,
+						Idempotent: t.Annotations.IdempotentHint, OpenWorld: t.Annotations.OpenWorldHint}),
+					Icons: shownIcons(cfg, mcp.ToolIcons(t)),
 				})
 			}
 		} else {
@@ -64,6 +71,7 @@ func (c *Connectors) SessionTools(sessionID string) (SessionToolsDTO, error) {
 					dto.Tools = append(dto.Tools, SessionToolDTO{
 						Canonical: e.Canonical, Name: e.Tool, Title: e.Title, Description: e.Description,
 						Enabled: !disabled[e.Canonical], ReadOnly: e.ReadOnlyHint(),
+						Hints: hintsDTO(tools.DefinitionOf(e).Hints), Icons: shownIcons(cfg, e.Icons),
 					})
 				}
 			}
@@ -72,6 +80,16 @@ func (c *Connectors) SessionTools(sessionID string) (SessionToolsDTO, error) {
 		out.Connectors = append(out.Connectors, dto)
 	}
 	return out, nil
+}
+
+// hintsDTO is a tool's annotations without the title (shown apart), nil
+// when the server states none.
+func hintsDTO(h chat.ToolHints) *chat.ToolHints {
+	h.Title = ""
+	if h == (chat.ToolHints{}) {
+		return nil
+	}
+	return &h
 }
 
 // SetSessionConnector turns a connector's tools on or off in a session and

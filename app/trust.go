@@ -57,8 +57,8 @@ func (c *Connectors) CancelTask(id, taskID string) error {
 }
 
 // SetApproval sets how a connector's tool calls are approved in every chat
-// that does not set its own: ask, read_only or all. The connector restarts
-// with its new config.
+// that does not set its own: ask, read_only or all. The policy is host-side
+// state: the running server and its session carry on (mcp.Supervisor.Update).
 func (c *Connectors) SetApproval(id string, policy chat.ToolPolicy) (ConnectorDTO, error) {
 	if !policy.Valid() {
 		return ConnectorDTO{}, chat.E(chat.ErrInvalid, "unknown approval policy %.40q: use ask, read_only or all", policy)

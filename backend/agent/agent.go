@@ -122,8 +122,8 @@ func (a *Agent) SetApprovalDefault(p chat.ToolPolicy) error {
 	return nil
 }
 
-// approvalDefaultPolicy is the policy SetApprovalDefault set, else ask.
-func (a *Agent) approvalDefaultPolicy() chat.ToolPolicy {
+// ApprovalDefault is the policy SetApprovalDefault set, else ask.
+func (a *Agent) ApprovalDefault() chat.ToolPolicy {
 	if p, ok := a.approvalDefault.Load().(chat.ToolPolicy); ok {
 		return p
 	}

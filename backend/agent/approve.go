@@ -57,7 +57,7 @@ func (r *run) approve(ctx context.Context, sess chat.Session, grants map[string]
 		v.definition = def.Hash()
 	}
 	hints := info.hints()
-	switch policy := info.policy(sess, r.a.approvalDefaultPolicy()); {
+	switch policy := info.policy(sess, r.a.ApprovalDefault()); {
 	case standing.Changed != nil:
 		return r.ask(ctx, sess, grants, call, info, standing.Changed)
 	case sess.Approval == chat.ApprovalAllowAll:

@@ -91,10 +91,18 @@ func (t ToolInfo) policy(sess chat.Session, def chat.ToolPolicy) chat.ToolPolicy
 	if p := sess.ConnectorPolicies[t.Definition.ConnectorID]; p.Valid() && t.Definition.ConnectorID != "" {
 		return p
 	}
+	return ConnectorPolicy(t.Policy, t.TrustReadOnly, def)
+}
+
+// ConnectorPolicy is a connector's policy in the chats that do not
+// override it: its own, else read_only when it trusts read-only hints (set
+// before policies existed), else def (the approval default). The Tools
+// panel shows it as what "as the connector" means.
+func ConnectorPolicy(own chat.ToolPolicy, trustReadOnly bool, def chat.ToolPolicy) chat.ToolPolicy {
 	switch {
-	case t.Policy.Valid():
-		return t.Policy
-	case t.TrustReadOnly:
+	case own.Valid():
+		return own
+	case trustReadOnly:
 		return chat.PolicyReadOnly
 	}
 	return def

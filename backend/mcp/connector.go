@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"maps"
 	"net/url"
+	"reflect"
 	"slices"
 	"strings"
 	"time"
@@ -271,6 +272,18 @@ func (c Connector) settingProblems() []string {
 		problems = append(problems, "timeouts and the result cap cannot be negative")
 	}
 	return problems
+}
+
+// sameServer says whether a and b run the same server the same way: they
+// differ at most in host-side state, which Maestro reads on each call and
+// the server never sees (the approval policy and read-only trust,
+// docs/SECURITY.md; whether new chats use it; when it was added).
+func sameServer(a, b Connector) bool {
+	hostless := func(c Connector) Connector {
+		c.Approval, c.TrustReadOnlyHints, c.NewChats, c.CreatedAt = "", false, false, time.Time{}
+		return c
+	}
+	return reflect.DeepEqual(hostless(a), hostless(b))
 }
 
 // Clone returns a deep copy.

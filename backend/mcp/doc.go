@@ -109,7 +109,10 @@
 //     Update (re-enable) or Restart, and ended by Remove, Update (disable)
 //     or Close, which cancel its context and wait for it. It alone creates
 //     and closes the connector's links (one live connection each), so it
-//     owns the server process; it sleeps between restarts.
+//     owns the server process; it sleeps between restarts. An Update that
+//     changes only host-side fields (the approval policy, read-only trust,
+//     new chats) swaps the config under the runner's lock and leaves the
+//     run goroutine, its process and its session alone.
 //   - per link: mcp-go's transport reader (stdio: reads stdout, through
 //     the link's boundedReader, until EOF; HTTP: the listening GET stream
 //     and the response streams, each body through its own boundedReader,

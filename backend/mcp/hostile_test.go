@@ -255,3 +255,35 @@ func TestStdoutGarbageIsShown(t *testing.T) {
 		t.Errorf("log = %+v; want the second line quoted", logs)
 	}
 }
+
+// TestHostileIcons: of the hostile server's icons (javascript:, http:, a
+// third party's https: pixel, an oversized data: PNG, a data: page, and one
+// good SVG) the status and the registry keep the good one and the https:
+// one, which SafeIcons cannot tell apart (the app draws only a remote
+// connector's own host); none reaches a result's Raw through the _meta a
+// 2026-07-28 server repeats.
+func TestHostileIcons(t *testing.T) {
+	t.Parallel()
+	h, c, sess := hostileInProcess(t, hostile.Options{})
+	want := []string{"https://tracker.example.net/pixel.png?user=you", hostile.IconSVG}
+	srcs := func(list []tools.Icon) []string {
+		var out []string
+		for _, ic := range list {
+			out = append(out, ic.Src)
+		}
+		return out
+	}
+	st, _ := h.sup.Status(c.ID)
+	if got := srcs(st.Icons); !slices.Equal(got, want) {
+		t.Errorf("server icons = %.80q; want %.80q", got, want)
+	}
+	snap, _ := h.reg.Snapshot(t.Context(), sess)
+	e, _ := snap.Lookup("hostile.read_notes")
+	if got := srcs(e.Icons); !slices.Equal(got, want) {
+		t.Errorf("read_notes icons = %.80q; want %.80q", got, want)
+	}
+	res := h.call(t.Context(), sess, "hostile.read_notes", `{}`, nil)
+	if raw := string(res.Raw); strings.Contains(raw, "serverInfo") || strings.Contains(raw, "tracker") || len(raw) > 4<<10 {
+		t.Errorf("raw = %d bytes: %.200s; want the result without the server's _meta", len(raw), raw)
+	}
+}

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"maps"
 	"unicode/utf8"
 
 	mcpgo "github.com/mark3labs/mcp-go/mcp"
@@ -138,12 +139,29 @@ func rawCopy(res *mcpgo.CallToolResult, limit int) (json.RawMessage, bool) {
 	if s := structured(res); len(s) > 0 {
 		view.RawStructuredContent, view.StructuredContent = s, nil
 	}
+	view.Meta = withoutServerInfo(res.Meta)
 	b, err := json.Marshal(view)
 	if err != nil {
 		b, _ = json.Marshal(map[string]string{"error": "the result cannot be shown: " + err.Error()})
 	}
 	capped, shrunk := CapJSON(b, limit)
 	return capped, cut || shrunk
+}
+
+// withoutServerInfo is a result's _meta without the serverInfo a
+// 2026-07-28 server repeats in every result: the connector card shows the
+// server (its safe icons only), and a hostile one could fill Raw with it.
+func withoutServerInfo(m *mcpgo.Meta) *mcpgo.Meta {
+	if m == nil || m.AdditionalFields[mcpgo.MetaKeyServerInfo] == nil {
+		return m
+	}
+	out := *m
+	out.AdditionalFields = maps.Clone(m.AdditionalFields)
+	delete(out.AdditionalFields, mcpgo.MetaKeyServerInfo)
+	if out.ProgressToken == nil && len(out.AdditionalFields) == 0 {
+		return nil
+	}
+	return &out
 }
 
 // elide returns c for Raw: a text cut to limit bytes, base64 data replaced

@@ -177,6 +177,14 @@ func (r *runner) shutdown() {
 
 // reconfigure applies a new config: a running connector restarts with it,
 // a stopped one starts, a disabled one stops.
+// setConfig replaces the config without touching the server: for changes
+// sameServer allows.
+func (r *runner) setConfig(c Connector) {
+	r.mu.Lock()
+	r.cfg = c.Clone()
+	r.mu.Unlock()
+}
+
 func (r *runner) reconfigure(ctx context.Context, c Connector) {
 	r.mu.Lock()
 	r.cfg = c.Clone()

@@ -312,7 +312,9 @@ func (s *Supervisor) Add(ctx context.Context, c Connector) (Connector, error) {
 }
 
 // Update replaces a connector's config, stores it and restarts the
-// connector with it (or stops it, when it is now disabled).
+// connector with it (or stops it, when it is now disabled). A change of
+// what only Maestro reads (the approval policy, new chats; sameServer)
+// applies at once and leaves the running server and its session alone.
 func (s *Supervisor) Update(ctx context.Context, c Connector) error {
 	if c.Transport == "" {
 		c.Transport = c.kind()
@@ -336,6 +338,10 @@ func (s *Supervisor) Update(ctx context.Context, c Connector) error {
 	}
 	if old.URL != c.URL || !sameOAuth(old.OAuth, c.OAuth) {
 		r.oauth.reset() // another server: its tokens do not apply
+	}
+	if sameServer(old, c) {
+		r.setConfig(c)
+		return nil
 	}
 	r.reconfigure(ctx, c)
 	return nil

@@ -7,6 +7,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"reflect"
 	"slices"
 	"strings"
 	"sync"
@@ -476,5 +477,57 @@ func TestDisableAndEnable(t *testing.T) {
 	h.waitState(c.ID, StateReady)
 	if got := text(t, h.call(ctx, sess, "test.echo", `{"text":"on"}`, nil)); got != "on" {
 		t.Fatalf("echo = %q", got)
+	}
+}
+
+// TestUpdateHostSideKeepsServer: a change only Maestro reads (the approval
+// policy, read-only trust, new chats) keeps the running server process and
+// its session; a change the server sees restarts it.
+func TestUpdateHostSideKeepsServer(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		name    string
+		change  func(*Connector)
+		restart bool
+	}{
+		{"approval", func(c *Connector) { c.Approval = chat.PolicyAll }, false},
+		{"read-only trust", func(c *Connector) { c.TrustReadOnlyHints = true }, false},
+		{"new chats", func(c *Connector) { c.NewChats = !c.NewChats }, false},
+		{"environment", func(c *Connector) { c.Env["EXTRA"] = "1" }, true},
+		{"log level", func(c *Connector) { c.LogLevel = "debug" }, true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			h := newHarness(t)
+			ctx := t.Context()
+			c := h.add(selfServer(t, "Pid", "pid"))
+			sess := h.session(c.ID)
+			before := text(t, h.call(ctx, sess, "pid.pid", `{}`, nil))
+			st0, _ := h.sup.Status(c.ID)
+			cfg, err := h.sup.Connector(c.ID)
+			if err != nil {
+				t.Fatal(err)
+			}
+			tc.change(&cfg)
+			if err := h.sup.Update(ctx, cfg); err != nil {
+				t.Fatalf("Update: %v", err)
+			}
+			if got, _ := h.sup.Connector(c.ID); !reflect.DeepEqual(got, cfg) {
+				t.Errorf("config after Update = %+v, want %+v", got, cfg)
+			}
+			if !tc.restart {
+				if st, _ := h.sup.Status(c.ID); st.State != StateReady || st.Version != st0.Version {
+					t.Errorf("status = %s v%d, want ready and unchanged v%d", st.State, st.Version, st0.Version)
+				}
+			}
+			h.waitFor("the server back", func() bool {
+				st, _ := h.sup.Status(c.ID)
+				return st.State == StateReady && (!tc.restart || st.Version != st0.Version)
+			})
+			after := text(t, h.call(ctx, sess, "pid.pid", `{}`, nil))
+			if restarted := after != before; restarted != tc.restart {
+				t.Errorf("server pid %s → %s: restarted %v, want %v", before, after, restarted, tc.restart)
+			}
+		})
 	}
 }

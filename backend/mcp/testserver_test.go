@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"os"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -62,6 +63,17 @@ func TestMain(m *testing.M) {
 		os.Exit(0)
 	case "hostile", "hostile-deep":
 		if err := server.ServeStdio(hostile.New(hostile.Options{DeepSchema: mode == "hostile-deep"})); err != nil {
+			fmt.Fprintln(os.Stderr, err)
+			os.Exit(2)
+		}
+		os.Exit(0)
+	case "pid": // the test server, with a tool that says which process answers
+		srv := newTestServer(nil)
+		srv.AddTool(mcpgo.NewTool("pid", mcpgo.WithDescription("The server's process id")),
+			func(context.Context, mcpgo.CallToolRequest) (*mcpgo.CallToolResult, error) {
+				return mcpgo.NewToolResultText(strconv.Itoa(os.Getpid())), nil
+			})
+		if err := server.ServeStdio(srv); err != nil {
 			fmt.Fprintln(os.Stderr, err)
 			os.Exit(2)
 		}

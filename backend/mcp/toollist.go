@@ -71,5 +71,8 @@ func iconsOf(list []mcpgo.Icon) []tools.Icon {
 	return out
 }
 
+// ToolIcons are a tool's own icons that may be shown (tools.SafeIcons).
+func ToolIcons(t mcpgo.Tool) []tools.Icon { return tools.SafeIcons(iconsOf(t.Icons)) }
+
 // icons are the server's own icons that may be shown.
 func (l *link) icons() []tools.Icon { return tools.SafeIcons(iconsOf(l.serverInfo.Icons)) }

@@ -5,11 +5,11 @@
 // not in the bbolt file, not in the logs.
 import {afterAll, expect, test} from 'vitest'
 import {spawnSync} from 'node:child_process'
-import {chmodSync, existsSync, mkdtempSync, readFileSync, writeFileSync} from 'node:fs'
-import {tmpdir} from 'node:os'
+import {existsSync, readFileSync} from 'node:fs'
 import {join} from 'node:path'
 import type {Page} from 'playwright-core'
 import {killAll, launchApp, outDir, startFakes, waitFor} from './harness'
+import {recordingBrowser} from './chatkit'
 
 afterAll(killAll)
 
@@ -40,16 +40,6 @@ function keychainAccounts(): string[] {
 function keychainSecret(account: string): string | undefined {
   const {stdout, status} = secretTool('lookup', 'service', SERVICE, 'username', account)
   return status === 0 && stdout !== '' ? stdout : undefined
-}
-
-/** A MAESTRO_BROWSER that appends each URL it is given to a file. */
-function recordingBrowser(): {script: string; urls: () => string[]} {
-  const dir = mkdtempSync(join(tmpdir(), 'maestro-browser-'))
-  const file = join(dir, 'urls.txt')
-  const script = join(dir, 'browser.sh')
-  writeFileSync(script, `#!/bin/sh\nprintf '%s\\n' "$1" >> '${file}'\n`)
-  chmodSync(script, 0o755)
-  return {script, urls: () => (existsSync(file) ? readFileSync(file, 'utf8').split('\n').filter(Boolean) : [])}
 }
 
 /** Files that must never hold a secret: the data file and the logs. */

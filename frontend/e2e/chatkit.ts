@@ -3,7 +3,8 @@
 // connector, the chat's Tools panel, approvals) and reading the requests
 // the provider fakes recorded, in each provider's own shape.
 import {spawnSync} from 'node:child_process'
-import {mkdirSync} from 'node:fs'
+import {chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync} from 'node:fs'
+import {tmpdir} from 'node:os'
 import {join} from 'node:path'
 import {expect} from 'vitest'
 import type {Locator, Page} from 'playwright-core'
@@ -20,6 +21,16 @@ export const mcpTestBinary = join(repoRoot, 'build', 'bin', 'maestro-mcp-test')
 export const hostileBinary = join(repoRoot, 'build', 'bin', 'maestro-mcp-hostile')
 export const inKeyringSession = process.env.MAESTRO_REQUIRE_KEYRING === '1'
 const docsShots = join(repoRoot, 'docs', 'screenshots')
+
+/** A MAESTRO_BROWSER that appends each URL it is given to a file. */
+export function recordingBrowser(): {script: string; urls: () => string[]} {
+  const dir = mkdtempSync(join(tmpdir(), 'maestro-browser-'))
+  const file = join(dir, 'urls.txt')
+  const script = join(dir, 'browser.sh')
+  writeFileSync(script, `#!/bin/sh\nprintf '%s\\n' "$1" >> '${file}'\n`)
+  chmodSync(script, 0o755)
+  return {script, urls: () => (existsSync(file) ? readFileSync(file, 'utf8').split('\n').filter(Boolean) : [])}
+}
 
 /**
  * Takes a screenshot for the docs, pointer out of the way: into the test

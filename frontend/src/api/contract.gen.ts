@@ -950,6 +950,15 @@ export interface SessionConnectorDTO {
   /** EnabledInSession: the connector's tools are on in this session. */
   enabledInSession: boolean
   tools: SessionToolDTO[]
+  /**
+   * Approval is the connector's approval policy where a chat does not
+   * override it (its own, else the Settings default: agent.ConnectorPolicy).
+   */
+  approval: ApprovalPolicy
+  /** ChatApproval is this chat's override ("": as the connector). */
+  chatApproval?: ApprovalPolicy
+  /** Icons are the server's own (ConnectorDTO.Icons). */
+  icons?: Icon[]
 }
 
 /** SessionDTO is a session as the sidebar and header show it. */
@@ -976,6 +985,14 @@ export interface SessionToolDTO {
   /** Enabled is false when the tool is switched off in this session. */
   enabled: boolean
   readOnly: boolean
+  /**
+   * Hints are the tool's annotations: the server's claims, shown as
+   * such; they let a call run without asking only as the policy says
+   * (docs/SECURITY.md).
+   */
+  hints?: ToolHints
+  /** Icons are the tool's own, data: and https: only (tools.SafeIcons). */
+  icons?: Icon[]
 }
 
 /** SessionToolsDTO is a session's Tools panel. */
@@ -1549,8 +1566,8 @@ export interface ConnectorsService {
   SessionTools(sessionID: string): Promise<SessionToolsDTO>
   /**
    * SetApproval sets how a connector's tool calls are approved in every chat
-   * that does not set its own: ask, read_only or all. The connector restarts
-   * with its new config.
+   * that does not set its own: ask, read_only or all. The policy is host-side
+   * state: the running server and its session carry on (mcp.Supervisor.Update).
    */
   SetApproval(id: string, policy: string): Promise<ConnectorDTO>
   /**

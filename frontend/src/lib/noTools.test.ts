@@ -3,7 +3,7 @@ import type {SessionConnector} from '../api/connectors'
 import {switchableConnectors} from './noTools'
 
 const conn = (id: string, patch: Partial<SessionConnector> = {}): SessionConnector => ({
-  id, name: id, state: 'ready', toolCount: 2, available: true, enabledInSession: false,
+  id, name: id, state: 'ready', toolCount: 2, available: true, enabledInSession: false, approval: 'ask',
   tools: [{name: 'a', canonical: `${id}.a`, enabled: true}, {name: 'b', canonical: `${id}.b`, enabled: true}] as SessionConnector['tools'],
   ...patch,
 })

@@ -1,20 +1,16 @@
 // Trust you can see (issue 16): the shapes the Go side sends for tool
 // annotations, approval policies, pinned-definition diffs, the audit log,
-// MCP tasks, URL elicitation consent and icons, and the pure helpers the
-// components under components/trust use. The shapes follow backend/chat
-// trust.go, backend/mcp tasks.go and features.go, backend/tools icons.go.
+// MCP tasks, URL elicitation consent and icons (names for the generated
+// contract's types, never copies), and the pure helpers the components
+// under components/trust use.
+
+import type * as C from '../api/contract.gen'
 
 /** A tool's annotations: the server's claims, never guarantees (chat.ToolHints). Unset = not stated. */
-export interface ToolHints {
-  title?: string
-  readOnlyHint?: boolean
-  destructiveHint?: boolean
-  idempotentHint?: boolean
-  openWorldHint?: boolean
-}
+export type ToolHints = C.ToolHints
 
 /** How a connector's tool calls are approved (chat.ToolPolicy). */
-export type ToolPolicy = 'ask' | 'read_only' | 'all'
+export type ToolPolicy = C.ApprovalPolicy
 
 export const POLICIES: readonly ToolPolicy[] = ['ask', 'read_only', 'all']
 
@@ -32,42 +28,16 @@ export const POLICY_HELP: Record<ToolPolicy, string> = {
 }
 
 /** One line of a readable diff (chat.DiffLine): op is " " kept, "-" removed, "+" added. */
-export interface DiffLine {
-  op: ' ' | '-' | '+' | string
-  text: string
-}
+export type DiffLine = C.DiffLine
 
 /** What changed in a tool's definition since the user allowed it (chat.DefinitionChange). */
-export interface DefinitionChange {
-  connectorId: string
-  tool: string
-  /** RFC 3339, when the user allowed the definition now changed. */
-  allowedAt: string
-  description?: DiffLine[]
-  schema?: DiffLine[]
-  annotations?: DiffLine[]
-}
+export type DefinitionChange = C.DefinitionChange
 
 /** "Always allow": in this chat, or in every chat. */
 export type AllowScope = 'chat' | 'all_chats'
 
-/** One audit record (chat.AuditRecord); arguments are JSON text with secrets redacted. */
-export interface AuditRecord {
-  /** RFC 3339. */
-  time: string
-  sessionId: string
-  connectorId: string
-  connector: string
-  tool: string
-  callId: string
-  arguments?: unknown
-  approvedBy: 'user' | 'grant' | 'policy' | string
-  how: string
-  definitionHash?: string
-  outcome: 'ok' | 'error' | 'denied' | 'stopped' | string
-  error?: string
-  durationMs: number
-}
+/** One audit record (chat.AuditRecord); arguments are JSON with secrets redacted. */
+export type AuditRecord = C.AuditRecord
 
 export const HOW_LABEL: Record<string, string> = {
   allow_once: 'Allowed once',
@@ -88,18 +58,7 @@ export const APPROVED_BY_LABEL: Record<string, string> = {
 }
 
 /** A tool call running as an MCP task (mcp.Task). */
-export interface TaskView {
-  id: string
-  connectorId: string
-  tool: string
-  canonical?: string
-  sessionId?: string
-  callId?: string
-  status: TaskStatus
-  message?: string
-  createdAt: string
-  updatedAt: string
-}
+export type TaskView = C.Task
 
 export type TaskStatus = 'working' | 'input_required' | 'completed' | 'failed' | 'cancelled' | 'lost' | string
 
@@ -163,12 +122,7 @@ export function isPunycode(domain: string): boolean {
 }
 
 /** An icon of a server or tool (tools.Icon). */
-export interface Icon {
-  src: string
-  mimeType?: string
-  sizes?: string[]
-  theme?: 'light' | 'dark' | string
-}
+export type Icon = C.Icon
 
 /** The largest data: URI shown (tools.MaxIconBytes). */
 export const MAX_ICON_BYTES = 64 << 10

@@ -43,6 +43,8 @@ interface ConnectorsState {
   closeLogs: () => void
   /** Applies a connector:state event. */
   handleState: (c: Connector) => void
+  /** A bound call's answer (SetApproval): the connector's config and state as Go has them now. */
+  put: (c: Connector) => void
   /** Applies a connector:log event. */
   handleLog: (ev: ConnectorLogEvent) => void
 }
@@ -224,6 +226,8 @@ export const useConnectors = create<ConnectorsState>()((set, get) => {
       }
       set((s) => ({connectors: upsert(s.connectors, {...s.connectors.find((x) => x.id === c.id)!, ...live(c)})}))
     },
+
+    put: (c) => set((s) => ({connectors: upsert(s.connectors, c)})),
 
     handleLog: (ev) => {
       if (get().logsFor !== ev.id) return

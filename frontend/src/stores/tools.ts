@@ -8,6 +8,8 @@ import {
   type ToolsChangedEvent,
   toolsApi,
 } from '../api/connectors'
+import type {ApprovalPolicy} from '../api/contract.gen'
+import {trustApi} from '../api/trust'
 import {toastError} from './toasts'
 
 interface ToolsState {
@@ -31,6 +33,8 @@ interface ToolsState {
   toggleExpanded: (connectorId: string) => void
   setConnector: (connectorId: string, on: boolean) => Promise<void>
   setTool: (canonical: string, on: boolean) => Promise<void>
+  /** This chat's approval policy for a connector's tools; undefined follows the connector's. */
+  setChatApproval: (connectorId: string, policy: ApprovalPolicy | undefined) => Promise<void>
   addFolder: () => Promise<void>
   removeFolder: (path: string) => Promise<void>
   handleChanged: (ev: ToolsChangedEvent) => void
@@ -145,6 +149,26 @@ export const useTools = create<ToolsState>()((set, get) => {
         toastError(err, on ? "Couldn't turn the tool on" : "Couldn't turn the tool off")
       } finally {
         set((s) => ({pending: withPending(s.pending, canonical, false)}))
+      }
+    },
+
+    setChatApproval: async (connectorId, policy) => {
+      const sessionId = get().openFor
+      if (!sessionId || !get().data || get().pending[`policy:${connectorId}`]) return
+      const put = (v: ApprovalPolicy | undefined) =>
+        set((s) => ({
+          data: s.data && mapConnectors(s.data, (c) => (c.id === connectorId ? {...c, chatApproval: v} : c)),
+        }))
+      const was = get().data?.connectors.find((c) => c.id === connectorId)?.chatApproval
+      put(policy)
+      set((s) => ({pending: withPending(s.pending, `policy:${connectorId}`, true)}))
+      try {
+        await trustApi.setSessionApproval(sessionId, connectorId, policy ?? '')
+      } catch (err) {
+        put(was)
+        toastError(err, "Couldn't change how this chat approves the connector's tools")
+      } finally {
+        set((s) => ({pending: withPending(s.pending, `policy:${connectorId}`, false)}))
       }
     },
 

@@ -38,6 +38,7 @@ export function sessionConnector(id: string, name: string, patch: Partial<Sessio
     toolCount: 2,
     available: true,
     enabledInSession: false,
+    approval: 'ask',
     tools: [
       {canonical: `${name.toLowerCase()}.read`, name: 'read', description: 'Read a file', enabled: true, readOnly: true},
       {canonical: `${name.toLowerCase()}.write`, name: 'write', description: 'Write a file', enabled: true, readOnly: false},
@@ -131,6 +132,11 @@ export function installFakeConnectors(backend: FakeBackend, opts: FakeConnectorO
             p.revision++
           }
       return p.revision
+    }),
+    SetSessionApproval: vi.fn(async (sid: string, id: string, policy: string) => {
+      const c = panel(sid).connectors.find((x) => x.id === id)
+      if (!c) return notFound(`connector ${id}`)
+      c.chatApproval = (policy || undefined) as SessionConnector['chatApproval']
     }),
     SetSessionRoots: vi.fn(async (sid: string, roots: string[]) => {
       panel(sid).roots = [...roots]

@@ -1,5 +1,6 @@
 import {useCallback, useEffect, useMemo, useState} from 'react'
 import {create} from 'zustand'
+import {settingsApi} from '../../api/client'
 import {type AuditRecord, type Grant, trustApi} from '../../api/trust'
 import {POLICIES, type ToolPolicy} from '../../lib/trust'
 import {useConnectors} from '../../stores/connectors'
@@ -17,9 +18,13 @@ export const useTrustDrawer = create<{id: string | null; tab: TrustTab; open: (i
   }),
 )
 
-function policyOf(c: {approval?: string; trustReadOnlyHints?: boolean}): ToolPolicy {
+/**
+ * The connector's policy as the agent applies it (agent.ConnectorPolicy):
+ * its own, else read-only trust set before policies, else Settings' default.
+ */
+function policyOf(c: {approval?: string; trustReadOnlyHints?: boolean}, fallback: ToolPolicy): ToolPolicy {
   if (POLICIES.includes(c.approval as ToolPolicy)) return c.approval as ToolPolicy
-  return c.trustReadOnlyHints ? 'read_only' : 'ask'
+  return c.trustReadOnlyHints ? 'read_only' : fallback
 }
 
 /** The open connector's Trust drawer, with its data loaded from Go. */
@@ -30,12 +35,14 @@ export function TrustDrawerHost() {
   const tasks = useMemo(() => (id ? tasksOf({byId}, id) : []), [byId, id])
   const [grants, setGrants] = useState<Grant[]>([])
   const [audit, setAudit] = useState<AuditRecord[]>([])
+  const [fallback, setFallback] = useState<ToolPolicy>('ask')
 
   const reload = useCallback(async (cid: string) => {
     try {
-      const [g, a] = await Promise.all([trustApi.grants(cid), trustApi.audit(cid), useTasks.getState().load(cid)])
+      const [g, a, , prefs] = await Promise.all([trustApi.grants(cid), trustApi.audit(cid), useTasks.getState().load(cid), settingsApi.prefs()])
       setGrants(g)
       setAudit(a)
+      if (POLICIES.includes(prefs.approval)) setFallback(prefs.approval)
     } catch (err) {
       toastError(err, "Couldn't load the connector's trust")
     }
@@ -52,9 +59,11 @@ export function TrustDrawerHost() {
       connector={connector}
       tab={tab}
       onTab={(t) => open(id, t)}
-      policy={policyOf(connector)}
+      policy={policyOf(connector, fallback)}
       onPolicy={(p) => {
-        trustApi.setApproval(id, p).catch((err) => toastError(err, "Couldn't set the approval policy"))
+        // The server keeps running (the policy is Maestro's): no
+        // connector:state follows, so the answer updates the card.
+        trustApi.setApproval(id, p).then(useConnectors.getState().put, (err) => toastError(err, "Couldn't set the approval policy"))
       }}
       grants={grants}
       onRevoke={(tool) => {

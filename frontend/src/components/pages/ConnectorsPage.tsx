@@ -30,7 +30,7 @@ import {joinArgs} from './ConnectorsPage.args'
 import {ConnectorForm} from './ConnectorsPage.form'
 import {LogsDrawer} from './ConnectorsPage.logs'
 import {Page} from './Page'
-import {ProtocolBadge} from '../trust'
+import {ProtocolBadge, TrustIcon} from '../trust'
 import {TrustDrawerHost, useTrustDrawer} from './ConnectorsPage.trust'
 import './ConnectorsPage.css'
 import {connectorOffering} from '../../api/compose'
@@ -123,7 +123,8 @@ function ConnectorCard({c, onEdit, onDelete}: {c: Connector; onEdit: () => void;
     >
       <div className="connector-row">
         <div className={`connector-icon is-${tone(c)}`} aria-hidden="true">
-          <Icon size={18} strokeWidth={1.75} />
+          {/* The server's own icon (SEP-973, docs/SECURITY.md "Icons"), else the transport's. */}
+          <TrustIcon icons={c.icons} fallback={Icon} size={18} testId="connector-server-icon" />
         </div>
         <div className="connector-info">
           <div className="connector-heading">

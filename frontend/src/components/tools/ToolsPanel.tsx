@@ -1,14 +1,13 @@
 import {useEffect, useRef, useState} from 'react'
 import {createPortal} from 'react-dom'
-import {ChevronRight, Eye, Folder, FolderPlus, Info, LoaderCircle, Plug, RefreshCw, X, Zap} from 'lucide-react'
+import {ChevronRight, Eye, Folder, FolderPlus, Info, LoaderCircle, Plug, RefreshCw, Wrench, X, Zap} from 'lucide-react'
 import type {SessionConnector, SessionTool} from '../../api/connectors'
 import {useRuns} from '../../stores/runs'
 import {syncTools, useTools} from '../../stores/tools'
 import {useUI} from '../../stores/ui'
 import {Switch} from './Switch'
 import {ToolName} from './ToolName'
-import {AnnotationBadges} from '../trust'
-import type {ToolHints} from '../../lib/trust'
+import {AnnotationBadges, ChatPolicySelect, TrustIcon} from '../trust'
 import './tools-panel.css'
 
 function stateText(c: SessionConnector): string {
@@ -37,14 +36,14 @@ function onLabel(connectors: readonly SessionConnector[]): string {
 }
 
 /** A tool's annotations besides read-only, which has its own badge (SessionTool.readOnly). */
-function otherHints(t: SessionTool & {annotations?: ToolHints}): ToolHints | undefined {
-  return t.annotations && {...t.annotations, readOnlyHint: undefined}
+function otherHints(t: SessionTool): SessionTool['hints'] {
+  return t.hints && {...t.hints, readOnlyHint: undefined}
 }
 
 function ConnectorRow({c}: {c: SessionConnector}) {
   const expanded = useTools((s) => !!s.expanded[c.id])
   const pending = useTools((s) => s.pending)
-  const {toggleExpanded, setConnector, setTool} = useTools.getState()
+  const {toggleExpanded, setConnector, setTool, setChatApproval} = useTools.getState()
   const listId = `tools-of-${c.id}`
   const off = !c.enabledInSession || !c.available
 
@@ -62,6 +61,9 @@ function ConnectorRow({c}: {c: SessionConnector}) {
         >
           <ChevronRight size={14} className="tp-chevron" aria-hidden="true" />
           <span className={`tp-dot tp-dot-${c.available ? c.state : 'stopped'}`} aria-hidden="true" />
+          {c.icons && c.icons.length > 0 && (
+            <TrustIcon icons={c.icons} fallback={Plug} size={16} className="tp-connector-icon" testId="session-connector-icon" />
+          )}
           <span className="tp-connector-text">
             <span className="tp-connector-name">{c.name}</span>
             <span className="tp-connector-meta" title={c.state === 'error' ? c.error : undefined}>
@@ -80,11 +82,23 @@ function ConnectorRow({c}: {c: SessionConnector}) {
         />
       </div>
       {expanded && c.tools.length > 0 && (
+        <div className="tp-chat-policy" data-connector-id={c.id}>
+          <ChatPolicySelect
+            value={c.chatApproval}
+            connectorPolicy={c.approval}
+            onChange={(p) => void setChatApproval(c.id, p)}
+            disabled={!!pending[`policy:${c.id}`]}
+            name={c.name}
+          />
+        </div>
+      )}
+      {expanded && c.tools.length > 0 && (
         <ul className="tp-tools" id={listId} aria-label={`Tools of ${c.name}`}>
           {c.tools.map((t) => (
             <li key={t.canonical} className={`tp-tool${t.enabled && !off ? '' : ' is-off'}`}>
               <div className="tp-tool-text">
                 <div className="tp-tool-head">
+                  {t.icons && t.icons.length > 0 && <TrustIcon icons={t.icons} fallback={Wrench} size={14} className="tp-tool-icon" />}
                   <span className="tp-tool-name" title={t.canonical}>
                     <ToolName name={t.title || t.name} testId="session-tool-name" />
                   </span>
