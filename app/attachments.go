@@ -92,3 +92,30 @@ func saveName(name string) string {
 	}
 	return base
 }
+
+// maxInlinePart is the most base64 a part of a MessageDTO carries: what
+// the store keeps inline (under 4 KiB of bytes) is sent as it is, a larger
+// attachment by its ref.
+const maxInlinePart = 8 << 10
+
+// filePayload is how a MessageDTO carries a file or resource part's bytes:
+// the ref of stored bytes, or the bytes of a small one. A message not
+// stored yet (the one SendMessage returns) has its bytes in memory: a large
+// one gets the ref the store names them by (chat.BlobRef), so the view
+// reads them as it reads a page's. Size is the decoded size if unknown.
+func filePayload(ref, data string, size int64) (string, string, int64) {
+	if size == 0 && data != "" {
+		size = chat.DecodedLen(data)
+	}
+	switch {
+	case ref != "" || data == "":
+		return ref, "", size
+	case len(data) <= maxInlinePart:
+		return "", data, size
+	}
+	raw, err := base64.StdEncoding.DecodeString(data)
+	if err != nil {
+		return "", "", size // the store keeps it inline too; nothing to show
+	}
+	return chat.BlobRef(raw), "", size
+}

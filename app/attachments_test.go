@@ -73,6 +73,13 @@ func TestAttachmentReadsStoredBytes(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	view, err := a.Sessions.Open(id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if parts := view.Messages[0].Parts; parts[1].Ref != png || parts[1].Data != "" || parts[2].Ref != pdf || parts[2].Size == 0 {
+		t.Errorf("Open gave parts %+v; want the refs the store keeps, with sizes, no bytes", parts[1:])
+	}
 	tests := []struct {
 		name, session, ref string
 		wantMIME, wantKind string
@@ -145,5 +152,32 @@ func TestSaveName(t *testing.T) {
 		if got := saveName(name); got != want {
 			t.Errorf("saveName(%q) = %q; want %q", name, got, want)
 		}
+	}
+}
+
+func TestFilePayload(t *testing.T) {
+	t.Parallel()
+	big := bytes.Repeat([]byte("x"), 10<<10)
+	big64 := base64.StdEncoding.EncodeToString(big)
+	tests := []struct {
+		name, ref, data   string
+		size              int64
+		wantRef, wantData string
+		wantSize          int64
+	}{
+		{"stored bytes: the ref", "sha256-ab", "", 9, "sha256-ab", "", 9},
+		{"a small file: its bytes", "", "aGk=", 0, "", "aGk=", 2},
+		{"a large file not stored yet: the ref the store gives it", "", big64, 0, chat.BlobRef(big), "", int64(len(big))},
+		{"bytes that are not base64: nothing", "", strings.Repeat("!", maxInlinePart+1), 0, "", "", 0},
+		{"a link: nothing", "", "", 0, "", "", 0},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			ref, data, size := filePayload(tt.ref, tt.data, tt.size)
+			if ref != tt.wantRef || data != tt.wantData || (tt.wantSize != 0 && size != tt.wantSize) {
+				t.Errorf("got %q, %.10q, %d; want %q, %.10q, %d", ref, data, size, tt.wantRef, tt.wantData, tt.wantSize)
+			}
+		})
 	}
 }

@@ -759,6 +759,13 @@ export interface PartDTO {
   title?: string
   connectorId?: string
   size?: number
+  /**
+   * Ref names a file or resource part's stored bytes
+   * (Sessions.Attachment reads them); Data is the base64 bytes of a
+   * small one, kept inline (filePayload).
+   */
+  ref?: string
+  data?: string
 }
 
 /** PrefsDTO is the Settings page's rows (backend/prefs, docs/SETTINGS.md). */
