@@ -1587,6 +1587,12 @@ export interface ConnectorsService {
    */
   SetEnabled(id: string, on: boolean): Promise<ConnectorDTO>
   /**
+   * SetNewChats switches a connector on or off in every new chat (the
+   * Settings page's "Connectors for new chats"). The connector keeps running:
+   * only the chats made from now on change.
+   */
+  SetNewChats(id: string, on: boolean): Promise<ConnectorDTO>
+  /**
    * SetSessionApproval overrides a connector's approval policy in one chat;
    * "" follows the connector's again.
    */
