@@ -7,11 +7,15 @@
 //   - a dropped image and a pasted file are attached too; an image over
 //     Claude's 5 MiB limit is refused as text before anything is sent;
 //   - after a restart (pages carry references, not bytes) the sent image is
-//     still shown, and the note and the PDF open from their chips;
+//     still shown, the note opens to its text, and the PDF is saved through
+//     the app's save dialog;
 //   - $…$ and $$…$$ in an answer are rendered by KaTeX.
 import {afterAll, beforeAll, describe, expect, test} from 'vitest'
 import type {Page} from 'playwright-core'
-import {launchApp, removeDir, startFakes, tempDataDir} from './harness'
+import {execFileSync} from 'node:child_process'
+import {readFileSync} from 'node:fs'
+import {join} from 'node:path'
+import {launchApp, removeDir, startFakes, tempDataDir, waitFor} from './harness'
 import type {AppHandle, FakeProvider, Fakes} from './harness'
 import {
   addApiKey, bodies, docShot, expectNoRejections, expectReadable, inKeyringSession, newChat, PROVIDERS, shutdown, waitForReply, type Json,
@@ -60,6 +64,20 @@ async function lastImageWidth(page: Page): Promise<number> {
   const imgs = page.getByTestId('message-attachment-image')
   const n = await imgs.count()
   return n ? imgs.nth(n - 1).evaluate((e: HTMLImageElement) => (e.complete ? e.naturalWidth : 0)) : 0
+}
+
+/** Runs xdotool on the app's display. */
+function xdo(app: AppHandle, ...args: string[]): string {
+  return execFileSync('xdotool', args, {env: {...process.env, DISPLAY: app.display.display}}).toString()
+}
+
+/** The visible windows of the app's display named name. */
+function xWindows(app: AppHandle, name: string): string[] {
+  try {
+    return xdo(app, 'search', '--onlyvisible', '--name', `^${name}$`).trim().split('\n').filter(Boolean)
+  } catch {
+    return [] // xdotool exits 1 when nothing matches
+  }
 }
 
 /** Dispatches a drop of one file on the composer box, or a paste of it into the text box, as the browser would. */
@@ -194,7 +212,17 @@ describe.skipIf(!inKeyringSession)('attachments and math', () => {
     await expect.poll(() => panel.getByTestId('resource-body').textContent(), {timeout: 15_000}).toContain('Milk, eggs and 42 lemons.')
     await chips.filter({hasText: 'report.pdf'}).click()
     await expect.poll(() => panel.textContent()).toContain('report.pdf')
-    expect(await panel.getByTestId('message-attachment-save').isVisible()).toBe(true)
     expect(await page.getByTestId('message-attachment-error').count()).toBe(0)
+
+    // Save a copy…: the app's own GTK save dialog (in the dev binary's window on this Xvfb), a path typed in it.
+    const target = join(dataDir, 'saved-report.pdf')
+    await panel.getByTestId('message-attachment-save').click()
+    const dialog = await waitFor('the save dialog', () => xWindows(app, 'Save attachment')[0], 20_000)
+    xdo(app, 'windowfocus', '--sync', dialog)
+    xdo(app, 'key', '--clearmodifiers', 'ctrl+a')
+    xdo(app, 'type', '--delay', '5', target)
+    xdo(app, 'key', 'Return')
+    await expect.poll(() => panel.getByTestId('message-attachment-saved').textContent().catch(() => ''), {timeout: 15_000}).toBe(`Saved to ${target}`)
+    expect(readFileSync(target).equals(pdf)).toBe(true)
   }, 90_000)
 })

@@ -2,8 +2,22 @@
 // little noise, so it is large enough to be stored by reference, and shows
 // as a picture in the screenshots), a PDF with one page of text, and a
 // Markdown note.
-import {randomBytes} from 'node:crypto'
 import {deflateSync} from 'node:zlib'
+
+/** n pseudo-random bytes, the same on every run (xorshift32), so screenshots do not change. */
+function noiseBytes(n: number, seed = 0x9e3779b9): Buffer {
+  const out = Buffer.alloc(n)
+  let x = seed >>> 0
+  for (let i = 0; i < n; i++) {
+    x ^= x << 13
+    x >>>= 0
+    x ^= x >>> 17
+    x ^= x << 5
+    x >>>= 0
+    out[i] = x & 0xff
+  }
+  return out
+}
 
 const crcTable = Array.from({length: 256}, (_, n) => {
   let c = n
@@ -43,7 +57,7 @@ function encodePNG(w: number, h: number, pixel: (x: number, y: number) => [numbe
 
 /** A 320×200 picture: a blue-to-orange sky over a dark hill, with grain. */
 export function picturePNG(): Buffer {
-  const noise = randomBytes(320 * 200)
+  const noise = noiseBytes(320 * 200)
   return encodePNG(320, 200, (x, y) => {
     const g = (noise[y * 320 + x] & 15) - 8
     const hill = y > 140 + 30 * Math.sin(x / 40)
@@ -55,7 +69,7 @@ export function picturePNG(): Buffer {
 
 /** A w×h PNG of random pixels: as large as a PNG of that size gets. */
 export function noisePNG(w: number, h: number): Buffer {
-  const noise = randomBytes(w * h * 3)
+  const noise = noiseBytes(w * h * 3)
   return encodePNG(w, h, (x, y) => {
     const i = (y * w + x) * 3
     return [noise[i], noise[i + 1], noise[i + 2]]
