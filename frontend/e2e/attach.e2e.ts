@@ -66,6 +66,16 @@ async function lastImageWidth(page: Page): Promise<number> {
   return n ? imgs.nth(n - 1).evaluate((e: HTMLImageElement) => (e.complete ? e.naturalWidth : 0)) : 0
 }
 
+/**
+ * Presses Enter in the composer once Send is on: the chat's model, the
+ * attachments' check and the files' reading can still be settling when the
+ * last step returns, and Enter does nothing until then (as for a user).
+ */
+async function sendWhenReady(page: Page) {
+  await expect.poll(() => page.getByTestId('send').isEnabled(), {timeout: 15_000}).toBe(true)
+  await page.getByTestId('composer').press('Enter')
+}
+
 /** Runs xdotool on the app's display. */
 function xdo(app: AppHandle, ...args: string[]): string {
   return execFileSync('xdotool', args, {env: {...process.env, DISPLAY: app.display.display}}).toString()
@@ -124,7 +134,7 @@ describe.skipIf(!inKeyringSession)('attachments and math', () => {
     expect(await page.getByTestId('attachment-refusal').count()).toBe(0)
     const before = (await bodies(fakes, p)).length
     await script.push({text: `Three files for ${p}.`})
-    await composer.press('Enter')
+    await sendWhenReady(page)
     await waitForReply(page, `Three files for ${p}.`)
 
     const sent = (await bodies(fakes, p)).slice(before)
@@ -150,7 +160,7 @@ describe.skipIf(!inKeyringSession)('attachments and math', () => {
     const before = (await bodies(fakes, p)).length
     await script.push({text: 'Dropped and pasted.'})
     await composer.fill('What came in?')
-    await composer.press('Enter')
+    await sendWhenReady(page)
     await waitForReply(page, 'Dropped and pasted.')
     const sent = (await bodies(fakes, p)).slice(before)
     const blocks: Json[] = (sent[0].messages as Json[]).at(-1).content
@@ -184,7 +194,7 @@ describe.skipIf(!inKeyringSession)('attachments and math', () => {
     })
     const composer = page.getByTestId('composer')
     await composer.fill('Show me some math')
-    await composer.press('Enter')
+    await sendWhenReady(page)
     await waitForReply(page, 'stays text')
     const answer = page.getByTestId('assistant-message').last()
     await expect.poll(() => answer.locator('.katex').count()).toBe(3)
