@@ -18,7 +18,7 @@ import (
 // their place. blobowners/<ref>/<sessionID> records which sessions hold a
 // ref, so deleting the last of them deletes the bytes. Messages (the
 // history a request is rendered from) puts the bytes back; pages read for
-// the UI keep only Ref, and Blob reads the bytes on demand.
+// the UI keep only Ref, and Blob or SessionBlob reads the bytes on demand.
 
 var (
 	bucketBlobs      = []byte("blobs")
