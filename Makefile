@@ -139,7 +139,7 @@ test-e2e:
 
 ## screenshots: rerun the chat end-to-end tests, writing docs/screenshots/*.png
 screenshots: deps-test build build-dev
-	$(KEYRING) bash -c 'cd frontend && MAESTRO_DOC_SHOTS=1 npx vitest run --config vitest.e2e.config.ts e2e/chat.e2e.ts e2e/matrix.e2e.ts e2e/firstrun.e2e.ts e2e/settings.e2e.ts e2e/trust.e2e.ts e2e/context.e2e.ts e2e/compose.e2e.ts'
+	$(KEYRING) bash -c 'cd frontend && MAESTRO_DOC_SHOTS=1 npx vitest run --config vitest.e2e.config.ts e2e/chat.e2e.ts e2e/matrix.e2e.ts e2e/firstrun.e2e.ts e2e/settings.e2e.ts e2e/trust.e2e.ts e2e/context.e2e.ts e2e/compose.e2e.ts e2e/attach.e2e.ts'
 
 ## perf: measure build time, binary size, launch time and memory into docs/PERFORMANCE.md figures
 perf: deps-test

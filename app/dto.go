@@ -106,6 +106,11 @@ type PartDTO struct {
 	Title       string `json:"title,omitempty"`
 	ConnectorID string `json:"connectorId,omitempty"`
 	Size        int64  `json:"size,omitempty"`
+	// Ref names a file or resource part's stored bytes
+	// (Sessions.Attachment reads them); Data is the base64 bytes of a
+	// small one, kept inline (filePayload).
+	Ref  string `json:"ref,omitempty"`
+	Data string `json:"data,omitempty"`
 }
 
 // MessageDTO is a message as the chat pane shows it.
@@ -201,8 +206,10 @@ func messageDTO(m chat.Message) MessageDTO {
 			dto.CallID, dto.Name, dto.Result = p.Result.CallID, p.Result.Name, &r
 		case chat.FilePart:
 			dto.Name, dto.MIMEType, dto.Size, dto.URI = p.Name, p.MIMEType, p.Size, p.URI
+			dto.Ref, dto.Data, dto.Size = filePayload(p.Ref, p.Data, p.Size)
 		case chat.ResourcePart:
 			dto.Name, dto.MIMEType, dto.Size, dto.URI = p.Name, p.MIMEType, p.Size, p.URI
+			dto.Ref, dto.Data, dto.Size = filePayload(p.Ref, p.Data, p.Size)
 			dto.Title, dto.Server, dto.ConnectorID = p.Title, p.Server, p.ConnectorID
 		}
 		parts = append(parts, dto)

@@ -154,7 +154,7 @@ func (r AttachmentRules) limitProblem(limit string, it media, what, got string, 
 		who = fmt.Sprintf("%q (%s)", it.label(), it.mime)
 	}
 	return &problem{limit: limit,
-		detail: fmt.Sprintf("%s: %s is %s and %s takes at most %s", who, what, got, r.Label, max),
+		detail: fmt.Sprintf("%s: %s %s; %s takes at most %s", who, got, what, r.Label, max),
 		note:   fmt.Sprintf("%s takes at most %s %s", r.Label, max, what)}
 }
 

@@ -215,3 +215,28 @@ func TestMediaHelpers(t *testing.T) {
 		}
 	}
 }
+
+// The detail of a refusal is a sentence the composer shows as it is: what
+// the file is, then what the provider takes.
+func TestAttachmentErrorDetailReads(t *testing.T) {
+	t.Parallel()
+	big := chat.FilePart{Name: "big.png", MIMEType: "image/png", Data: strings.Repeat("A", 1200)}
+	tall := img(t, "tall.png", 10, 9000)
+	for _, tt := range []struct {
+		name string
+		part chat.FilePart
+		want string
+	}{
+		{"too much base64", big, `"big.png" (image/png): 1.2 KiB of base64 per image; Claude takes at most 1000 bytes`},
+		{"too many pixels", tall, `"tall.png" (image/png): 9000 pixels on a side; Claude takes at most 8000`},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			_, _, err := claudeLike.Fit([]chat.Message{userMsg("u", tt.part)})
+			var ae *chat.AttachmentError
+			if !errors.As(err, &ae) || ae.Detail != tt.want {
+				t.Errorf("got %v; want detail %q", err, tt.want)
+			}
+		})
+	}
+}

@@ -18,7 +18,7 @@ import (
 // their place. blobowners/<ref>/<sessionID> records which sessions hold a
 // ref, so deleting the last of them deletes the bytes. Messages (the
 // history a request is rendered from) puts the bytes back; pages read for
-// the UI keep only Ref, and Blob reads the bytes on demand.
+// the UI keep only Ref, and Blob or SessionBlob reads the bytes on demand.
 
 var (
 	bucketBlobs      = []byte("blobs")
@@ -46,6 +46,40 @@ func (s *Store) Blob(ctx context.Context, ref string) ([]byte, error) {
 	})
 	if err != nil {
 		return nil, fmt.Errorf("store: blob %s: %w", ref, err)
+	}
+	return out, nil
+}
+
+// SessionBlob returns the bytes stored under ref if sessionID holds them
+// (one of its messages names ref). Bytes over limit are refused
+// (ErrInvalid, naming their size) without being copied; an unknown ref, or
+// one the session does not hold, is ErrNotFound.
+func (s *Store) SessionBlob(ctx context.Context, sessionID, ref string, limit int) ([]byte, error) {
+	var out []byte
+	err := s.view(ctx, func(tx *bolt.Tx) error {
+		blobs, owners := tx.Bucket(bucketBlobs), tx.Bucket(bucketBlobOwners)
+		if blobs == nil || owners == nil {
+			return chat.ErrNotFound
+		}
+		holders := owners.Bucket([]byte(ref))
+		if holders == nil {
+			return chat.ErrNotFound
+		}
+		if k, _ := holders.Cursor().Seek([]byte(sessionID)); !bytes.Equal(k, []byte(sessionID)) {
+			return chat.ErrNotFound
+		}
+		raw := blobs.Get([]byte(ref))
+		if raw == nil {
+			return chat.ErrNotFound
+		}
+		if len(raw) > limit {
+			return chat.E(chat.ErrInvalid, "%s, over the %s read at once", chat.HumanSize(int64(len(raw))), chat.HumanSize(int64(limit)))
+		}
+		out = bytes.Clone(raw)
+		return nil
+	})
+	if err != nil {
+		return nil, fmt.Errorf("store: blob %s of session %s: %w", ref, sessionID, err)
 	}
 	return out, nil
 }

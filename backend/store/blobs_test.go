@@ -122,3 +122,45 @@ func TestMissingBlobKeepsTheRef(t *testing.T) {
 		t.Errorf("file = %+v; want the ref kept and no bytes", f)
 	}
 }
+
+// SessionBlob gives a session the bytes its messages name, and nothing
+// else: not another session's, not an unknown ref, not more than asked.
+func TestSessionBlob(t *testing.T) {
+	t.Parallel()
+	ctx := t.Context()
+	s := testStore(t)
+	content := []byte(strings.Repeat("a PDF's bytes ", 1000))
+	ref := chat.BlobRef(content)
+	owner, _ := s.CreateSession(ctx, chat.Session{Title: "owner"})
+	other, _ := s.CreateSession(ctx, chat.Session{Title: "other"})
+	if _, err := s.AppendMessage(ctx, owner.ID, chat.Message{Role: chat.RoleUser, Parts: chat.Parts{
+		chat.FilePart{Name: "a.pdf", MIMEType: "application/pdf", Data: base64.StdEncoding.EncodeToString(content)}}}); err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		name, session, ref string
+		limit              int
+		want               error // nil: the bytes
+	}{
+		{"the owner's", owner.ID, ref, len(content), nil},
+		{"another session's", other.ID, ref, len(content), chat.ErrNotFound},
+		{"an unknown ref", owner.ID, "sha256-00", len(content), chat.ErrNotFound},
+		{"an unknown session", "nope", ref, len(content), chat.ErrNotFound},
+		{"over the limit", owner.ID, ref, len(content) - 1, chat.ErrInvalid},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			got, err := s.SessionBlob(ctx, tt.session, tt.ref, tt.limit)
+			if tt.want == nil {
+				if err != nil || string(got) != string(content) {
+					t.Errorf("got %d bytes, %v; want the %d stored", len(got), err, len(content))
+				}
+				return
+			}
+			if !errors.Is(err, tt.want) {
+				t.Errorf("got err %v; want %v", err, tt.want)
+			}
+		})
+	}
+}

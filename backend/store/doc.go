@@ -77,7 +77,8 @@
 // An attachment (a file part's or resource part's Data) of 4 KiB or more is
 // stored apart (blobs.go): the message record keeps its Ref and Size.
 // Messages, which the agent renders requests from, puts the bytes back;
-// pages read for the UI keep only the ref, and Blob reads the bytes.
+// pages read for the UI keep only the ref, and Blob (any ref) or SessionBlob
+// (a ref the session holds, up to a size) reads the bytes.
 //
 // Reading a long branch need not read all of it: ActiveTail decodes only
 // the end of the branch a caller asks for (the agent reads back to the

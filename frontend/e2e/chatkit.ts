@@ -33,7 +33,8 @@ export function recordingBrowser(): {script: string; urls: () => string[]} {
 }
 
 /**
- * Takes a screenshot for the docs, pointer out of the way: into the test
+ * Takes a screenshot for the docs, pointer out of the way and animations
+ * done: into the test
  * output, and into docs/screenshots/NAME.png when MAESTRO_DOC_SHOTS=1
  * (make screenshots), so a plain test run leaves the repository alone.
  */
@@ -41,6 +42,11 @@ export async function docShot(page: Page, name: string) {
   const dir = process.env.MAESTRO_DOC_SHOTS === '1' ? docsShots : outDir
   mkdirSync(dir, {recursive: true})
   await page.mouse.move(0, 400)
+  // Finite CSS transitions and animations (a dialog fading in, a row's
+  // hover fading out) end first, so nothing is caught half drawn.
+  await page.evaluate(() =>
+    Promise.all(document.getAnimations().filter((a) => Number.isFinite(a.effect?.getComputedTiming().iterations ?? Infinity)).map((a) => a.finished.catch(() => {}))),
+  )
   await page.screenshot({path: join(dir, `${name}.png`)})
 }
 

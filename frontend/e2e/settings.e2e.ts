@@ -1,4 +1,5 @@
-// Settings through the real app: the instructions for new chats reach the
+// Settings through the real app: a connector switched off for new chats is
+// off in the next chat; the instructions for new chats reach the
 // provider (Anthropic's system blocks, after the required first one on a
 // sign-in; here an API key), a chat's own instructions replace them from the
 // next request, a refused row shows its reason, and Diagnostics shows and
@@ -8,7 +9,7 @@ import {afterAll, expect, test} from 'vitest'
 import {writeFileSync} from 'node:fs'
 import {join} from 'node:path'
 import {launchApp, startFakes, tempDataDir, type AppHandle, type Fakes} from './harness'
-import {bodies, docShot, expectNoRejections, inKeyringSession, mcpTestBinary, newChat, send, shutdown, waitForReply, type Json} from './chatkit'
+import {bodies, closeTools, docShot, expectNoRejections, inKeyringSession, mcpTestBinary, newChat, openTools, send, shutdown, waitForReply, type Json} from './chatkit'
 
 let app: AppHandle | undefined
 let fakes: Fakes | undefined
@@ -66,6 +67,12 @@ test.skipIf(!inKeyringSession)('instructions reach the provider, rows refuse wit
   await compact.press('Enter')
   await page.getByTestId('settings-approval-read_only').click()
   await expect.poll(() => page.getByTestId('settings-approval-read_only').getAttribute('aria-checked')).toBe('true')
+  // The first connector starts on in new chats; switched off here, the next chat starts without it.
+  const forNewChats = page.getByRole('switch', {name: 'Turn Secretive on in new chats'})
+  await expect.poll(() => forNewChats.getAttribute('aria-checked')).toBe('true')
+  const secretiveId = (await forNewChats.getAttribute('data-connector-id')) ?? ''
+  await forNewChats.click()
+  await expect.poll(() => forNewChats.getAttribute('aria-checked')).toBe('false')
 
   // Diagnostics: what the user sees is what Copy puts on the clipboard, and neither holds a secret.
   await page.getByTestId('diagnostics-refresh').click()
@@ -76,8 +83,10 @@ test.skipIf(!inKeyringSession)('instructions reach the provider, rows refuse wit
     expect(shown, 'diagnostics text').toContain(want)
   }
   await page.getByTestId('diagnostics-copy').click()
-  const copied: string = await page.evaluate(() => (window as Json).runtime.ClipboardGetText())
-  expect(copied.trim()).toBe(shown.trim())
+  // The copy goes through the bridge to GTK's clipboard: read it once it is there.
+  const clipboard = (): Promise<string> => page.evaluate(() => (window as Json).runtime.ClipboardGetText())
+  await expect.poll(async () => (await clipboard()).trim(), {timeout: 10_000}).toBe(shown.trim())
+  const copied = await clipboard()
   for (const secret of [apiKey, envSecret, logToken]) {
     expect(copied.includes(secret), `copied diagnostics hold a planted secret (${secret.slice(0, 12)}…)`).toBe(false)
   }
@@ -89,6 +98,10 @@ test.skipIf(!inKeyringSession)('instructions reach the provider, rows refuse wit
   // A new chat starts with the default instructions, and the provider gets them.
   await newChat(page, 'anthropic')
   await expect.poll(() => page.getByTestId('instructions-button').getAttribute('aria-label')).toBe('Instructions (set)')
+  const tools = await openTools(page)
+  const inChat = tools.locator(`[data-testid="session-connector-toggle"][data-connector-id="${secretiveId}"]`)
+  await expect.poll(() => inChat.getAttribute('aria-checked')).toBe('false')
+  await closeTools(page)
   await fakes.script('anthropic').push({text: 'Twenty degrees Celsius.'})
   await send(page, 'How warm is it?')
   await waitForReply(page, 'Twenty degrees Celsius.')

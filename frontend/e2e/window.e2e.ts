@@ -1,9 +1,10 @@
 // The production binary opens a real, mapped window with the app drawn in it;
 // the window keeps its size, place and maximised state across restarts
 // under a real window manager (openbox), quits on Ctrl+Q, and on a dark
-// desktop is dark from the first frame. The menu's accelerators and Help →
-// About are driven in the dev binary's GTK window, and seen in the page the
-// dev bridge serves. See docs/DESKTOP.md.
+// desktop is dark from the first frame; F11 toggles full screen. The menu's
+// accelerators (Ctrl+, Ctrl+K, Ctrl+N) and Help → About are driven in the
+// dev binary's GTK window, and seen in the page the dev bridge serves. See
+// docs/DESKTOP.md.
 import {afterAll, expect, test} from 'vitest'
 import {execFileSync, type ChildProcess} from 'node:child_process'
 import {once} from 'node:events'
@@ -69,6 +70,10 @@ async function startWindowManager(d: Display): Promise<ChildProcess> {
     return /_NET_SUPPORTING_WM_CHECK\(WINDOW\)/.test(x(d, 'xprop', '-root', '_NET_SUPPORTING_WM_CHECK')) || undefined
   }, 10_000)
   return wm
+}
+
+function fullscreen(display: Display, wid: string): boolean {
+  return /_NET_WM_STATE_FULLSCREEN/.test(x(display, 'xprop', '-id', wid, '_NET_WM_STATE'))
 }
 
 function windowFile(dataDir: string): Record<string, unknown> {
@@ -161,6 +166,17 @@ test('the window keeps its size, place and maximised state across restarts, and 
     return g.width === placed.width && g.height === placed.height && g.x === placed.x && g.y === placed.y || undefined
   }, 10_000)
   expect(maximised(d, app.wid)).toBe(false)
+
+  // F11 (View → Full Screen) fills the screen, and again leaves full screen.
+  x(d, 'xdotool', 'windowfocus', '--sync', app.wid)
+  x(d, 'xdotool', 'key', '--clearmodifiers', 'F11')
+  await waitFor('the window to go full screen', () => fullscreen(d, app.wid) || undefined, 10_000)
+  await waitFor('the window to fill the screen', () => {
+    const g = geometry(d, app.wid)
+    return g.width === 1600 && g.height === 1000 || undefined
+  }, 10_000)
+  x(d, 'xdotool', 'key', '--clearmodifiers', 'F11')
+  await waitFor('the window to leave full screen', () => !fullscreen(d, app.wid) || undefined, 10_000)
   await killGroup(app.child)
   await killGroup(wm)
   await killGroup(d.xvfb)
@@ -215,5 +231,12 @@ test('the menu: its shortcuts and Help → About reach the UI', async () => {
   x(d, 'xdotool', 'windowfocus', '--sync', wid)
   x(d, 'xdotool', 'key', '--clearmodifiers', 'ctrl+k')
   await expect.poll(() => app.page.evaluate(() => document.activeElement?.getAttribute('type'))).toBe('search')
+
+  // Ctrl+N in the window starts a chat.
+  const chats = await app.page.getByTestId('session-item').count()
+  x(d, 'xdotool', 'windowfocus', '--sync', wid)
+  x(d, 'xdotool', 'key', '--clearmodifiers', 'ctrl+n')
+  await expect.poll(() => app.page.getByTestId('session-item').count(), {timeout: 10_000}).toBe(chats + 1)
+  await app.page.getByTestId('composer').waitFor({timeout: 10_000})
   expect(await app.quit()).toBe(0)
 })

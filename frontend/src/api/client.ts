@@ -62,6 +62,10 @@ export const api = {
   exportSession: (sessionId: string, format: ExportFormat) => call(() => go().Sessions.Export(sessionId, format)),
   /** Asks where to save and writes the export; resolves to the path, or '' when cancelled. */
   exportSessionToFile: (sessionId: string, format: ExportFormat) => call(() => go().Sessions.ExportToFile(sessionId, format)),
+  /** The bytes a message of the chat names by ref (an attached file), up to 20 MiB. */
+  storedFile: (sessionId: string, ref: string) => call(() => go().Sessions.Attachment(sessionId, ref)),
+  /** Asks where to save a stored attachment and writes it; resolves to the path, or '' when cancelled. */
+  saveStoredFile: (sessionId: string, ref: string, name: string) => call(() => go().Sessions.SaveAttachment(sessionId, ref, name)),
 }
 
 /** Subscribes to sessions:changed; returns the unsubscribe function. */

@@ -30,6 +30,8 @@ export const connectorsApi = {
   save: (input: ConnectorInput) => call(() => go().Connectors.Save(input)),
   remove: (id: string) => call(() => go().Connectors.Delete(id)),
   setEnabled: (id: string, on: boolean) => call(() => go().Connectors.SetEnabled(id, on)),
+  /** Switches a connector on or off in every new chat (Settings); the connector keeps running. */
+  setNewChats: (id: string, on: boolean) => call(() => go().Connectors.SetNewChats(id, on)),
   restart: (id: string) => call(() => go().Connectors.Restart(id)),
   test: (input: ConnectorInput) => call(() => go().Connectors.Test(input)),
   logs: (id: string) => call(() => go().Connectors.Logs(id)),

@@ -759,6 +759,13 @@ export interface PartDTO {
   title?: string
   connectorId?: string
   size?: number
+  /**
+   * Ref names a file or resource part's stored bytes
+   * (Sessions.Attachment reads them); Data is the base64 bytes of a
+   * small one, kept inline (filePayload).
+   */
+  ref?: string
+  data?: string
 }
 
 /** PrefsDTO is the Settings page's rows (backend/prefs, docs/SETTINGS.md). */
@@ -1045,6 +1052,23 @@ export interface StepDTO {
 }
 
 /**
+ * StoredFileDTO is a stored attachment's bytes, read for the message
+ * view: a page names an attachment by its ref (chat.FilePart.Ref), never
+ * with its bytes.
+ */
+export interface StoredFileDTO {
+  ref: string
+  /**
+   * MIMEType is sniffed from the bytes (the part's own type is the
+   * message's).
+   */
+  mimeType: string
+  size: number
+  /** Data is the bytes, base64-encoded. */
+  data: string
+}
+
+/**
  * SummaryDTO is what a summary node stands for in requests: every message
  * of its branch up to Through (Messages of them, about Replaced tokens).
  * Reason is "threshold", "manual" or "too_long".
@@ -1221,6 +1245,12 @@ export interface UsageDTO {
  */
 export interface SessionsService {
   /**
+   * Attachment reads the bytes a message of the session names by ref (an
+   * attached file or resource), up to 20 MiB. A ref the session does not
+   * hold is not_found, a larger file invalid, each with a message to show.
+   */
+  Attachment(sessionID: string, ref: string): Promise<StoredFileDTO>
+  /**
    * Create makes a session. An empty title gives DefaultTitle. The session
    * starts on the starting model (Settings, else the one last used, else the
    * first usable one) with the connectors that are on in new chats.
@@ -1270,6 +1300,12 @@ export interface SessionsService {
   OpenAt(id: string, seq: number): Promise<SessionViewDTO>
   /** Rename sets a session's title. */
   Rename(id: string, title: string): Promise<SessionDTO>
+  /**
+   * SaveAttachment asks where to save a stored attachment, offering name,
+   * and writes its bytes there. It returns the path, or "" when the user
+   * cancelled.
+   */
+  SaveAttachment(sessionID: string, ref: string, name: string): Promise<string>
   /**
    * Search finds sessions whose title or messages contain query
    * (case-insensitively): title matches first, then the most recent, at
@@ -1575,6 +1611,12 @@ export interface ConnectorsService {
    * off is not started and its tools are in no session.
    */
   SetEnabled(id: string, on: boolean): Promise<ConnectorDTO>
+  /**
+   * SetNewChats switches a connector on or off in every new chat (the
+   * Settings page's "Connectors for new chats"). The connector keeps running:
+   * only the chats made from now on change.
+   */
+  SetNewChats(id: string, on: boolean): Promise<ConnectorDTO>
   /**
    * SetSessionApproval overrides a connector's approval policy in one chat;
    * "" follows the connector's again.

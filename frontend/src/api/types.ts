@@ -9,6 +9,8 @@ export type {ApprovalDecision, ExportFormat, LoginStatus, MessageStatus, Provide
 export type Status = C.StatusDTO
 export type Session = C.SessionDTO
 export type Attachment = C.AttachmentDTO
+/** A stored attachment's bytes, read for the message view. */
+export type StoredFile = C.StoredFileDTO
 /** A tool result's envelope as a card shows it: the DTO without the call it answers (cards pair results by call id). */
 export type ToolResult = Omit<C.ToolResultDTO, 'callId' | 'name'>
 export type Part = C.PartDTO

@@ -27,10 +27,18 @@ export function protectDollars(text: string): string {
       out.push(line)
       continue
     }
+    const display = line.match(DISPLAY_LINE)
+    if (display) {
+      out.push(`${display[1]}$$`, `${display[1]}${display[2].trim()}`, `${display[1]}$$`)
+      continue
+    }
     out.push(protectLine(line))
   }
   return out.join('\n')
 }
+
+/** A line that is only display math: $$…$$, indented less than a code block. */
+const DISPLAY_LINE = /^( {0,3})\$\$((?:(?!\$\$).)*[^\s$](?:(?!\$\$).)*)\$\$\s*$/
 
 /** Splits a line on inline code spans and protects the rest. */
 function protectLine(line: string): string {

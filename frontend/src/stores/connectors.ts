@@ -32,6 +32,8 @@ interface ConnectorsState {
   test: (input: ConnectorInput) => Promise<TestResult>
   remove: (id: string) => Promise<boolean>
   setEnabled: (id: string, on: boolean) => Promise<void>
+  /** Whether new chats start with the connector on (Settings). */
+  setNewChats: (id: string, on: boolean) => Promise<void>
   restart: (id: string) => Promise<void>
   signIn: (id: string) => Promise<void>
   cancelSignIn: (id: string) => Promise<void>
@@ -150,6 +152,19 @@ export const useConnectors = create<ConnectorsState>()((set, get) => {
           throw err
         }
       })
+    },
+
+    setNewChats: async (id, on) => {
+      const prev = get().connectors.find((c) => c.id === id)
+      if (!prev) return
+      set((s) => ({connectors: upsert(s.connectors, {...prev, newChats: on})}))
+      try {
+        const c = await connectorsApi.setNewChats(id, on)
+        set((s) => ({connectors: upsert(s.connectors, c)}))
+      } catch (err) {
+        set((s) => ({connectors: upsert(s.connectors, {...(s.connectors.find((x) => x.id === id) ?? prev), newChats: prev.newChats})}))
+        toastError(err, "Couldn't change the connectors for new chats")
+      }
     },
 
     restart: (id) => action(id, 'restart', "Couldn't restart the connector", () => connectorsApi.restart(id)),

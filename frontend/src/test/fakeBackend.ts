@@ -3,7 +3,7 @@
 
 import {vi} from 'vitest'
 import type {PrefsDTO} from '../api/contract.gen'
-import type {Account, KeychainStatus, LoginEvent, Message, ProviderId, ProviderModels, Session, Status} from '../api/types'
+import type {Account, KeychainStatus, LoginEvent, Message, ProviderId, ProviderModels, Session, Status, StoredFile} from '../api/types'
 import {resetAccountsModule, useAccounts} from '../stores/accounts'
 import {resetAppInit, useAppStore} from '../stores/app'
 import {useChat} from '../stores/chat'
@@ -45,6 +45,8 @@ export interface FakeOptions {
   branches?: Record<string, Record<number, Message[]>>
   /** Messages per OpenSession / EarlierMessages page, as Go pages them (default: all at once). */
   pageSize?: number
+  /** Stored attachments Attachment reads, by "sessionId/ref" (others are not_found, as in Go). */
+  files?: Record<string, StoredFile>
 }
 
 export const DEFAULT_MODELS: ProviderModels[] = [
@@ -95,6 +97,9 @@ export function installFakeBackend(opts: FakeOptions = {}) {
 
   // app.Sessions
   const Sessions = {
+    Attachment: vi.fn(async (id: string, ref: string) =>
+      opts.files?.[`${id}/${ref}`] ?? Promise.reject({kind: 'not_found', message: 'this attachment is no longer stored in this chat'})),
+    SaveAttachment: vi.fn(async (_id: string, _ref: string, name: string) => `/home/me/${name}`),
     Instructions: vi.fn(async (id: string) => state.instructions[id] ?? ''),
     SetInstructions: vi.fn(async (id: string, text: string) => (state.instructions[id] = text.trim())),
     List: vi.fn(async () => [...state.sessions].sort((a, b) => b.updatedAt - a.updatedAt)),

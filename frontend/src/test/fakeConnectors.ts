@@ -97,6 +97,12 @@ export function installFakeConnectors(backend: FakeBackend, opts: FakeConnectorO
       c.state = on ? 'starting' : 'stopped'
       return structuredClone(c)
     }),
+    SetNewChats: vi.fn(async (id: string, on: boolean) => {
+      const c = state.connectors.find((x) => x.id === id)
+      if (!c) return notFound(`connector ${id}`)
+      c.newChats = on
+      return structuredClone(c)
+    }),
     Restart: vi.fn(async (_id: string) => {}),
     Test: vi.fn(
       async (_input: ConnectorInput): Promise<TestResult> =>

@@ -12,6 +12,13 @@ describe('Markdown math', () => {
     expect(md.querySelector('annotation')?.textContent).toBe('e^{i\\pi} + 1 = 0')
   })
 
+  it('renders a one-line $$…$$ paragraph as a block, as models write it', () => {
+    render(<Markdown text={'The area is\n\n$$\\int_0^1 x^2\\,dx = \\frac{1}{3}$$\n\nindeed.'} testId="md" />)
+    const md = screen.getByTestId('md')
+    expect(md.querySelectorAll('.katex-display')).toHaveLength(1)
+    expect(md.querySelector('annotation')?.textContent).toBe('\\int_0^1 x^2\\,dx = \\frac{1}{3}')
+  })
+
   it('leaves dollar amounts and code alone', () => {
     render(<Markdown text={'It costs $5 and $10 a month. `echo $HOME $PATH`'} testId="md" />)
     const md = screen.getByTestId('md')

@@ -135,7 +135,7 @@ export function UserMessage({message, sessionId}: Props) {
   return (
     <div className="message message-user" data-testid="message" data-role="user" data-status={message.status} data-seq={message.seq}>
       <div className="message-content" title={fullTime(message.createdAt)}>
-        <MessageAttachments parts={message.parts} />
+        <MessageAttachments parts={message.parts} sessionId={sessionId} />
         {text && <div className="message-text">{text}</div>}
       </div>
       {(text || message.branch) && (

@@ -27,7 +27,7 @@ function api(calls = goCalls()): SentResourceApi {
 function show(a: SentResourceApi | null) {
   return render(
     <SentResourceContext.Provider value={a}>
-      <MessageAttachments parts={sent} />
+      <MessageAttachments parts={sent} sessionId="s1" />
     </SentResourceContext.Provider>,
   )
 }

@@ -9,6 +9,7 @@ import {toastError} from '../../stores/toasts'
 import {CodeField} from '../CopyButton'
 import {DiagnosticsSection} from './DiagnosticsSection'
 import {Page} from './Page'
+import {NewChatsConnectorsValue} from './SettingsNewChats'
 import {ApprovalDefaultValue, BaseURLsValue, CompactValue, InstructionsValue, LogLevelValue} from './SettingsPrefs'
 
 /** The API hosts Settings can point elsewhere (a proxy), with their defaults. */
@@ -215,6 +216,9 @@ export function SettingsPage() {
           <div className="card settings-card">
             <Row label="Approve tool calls" hint="For connectors without their own choice. Tools that may destroy always ask.">
               <ApprovalDefaultValue value={prefs.approval} onSave={(approval) => save({approval})} />
+            </Row>
+            <Row label="Connectors for new chats" hint="Each chat can switch them in its Tools panel.">
+              <NewChatsConnectorsValue />
             </Row>
           </div>
         </section>
