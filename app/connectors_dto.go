@@ -209,6 +209,9 @@ type SessionToolDTO struct {
 	Hints *chat.ToolHints `json:"hints,omitempty"`
 	// Icons are the tool's own, data: and https: only (tools.SafeIcons).
 	Icons []tools.Icon `json:"icons,omitempty"`
+	// AppOnly marks a tool only its MCP App may call: the model never
+	// sees it (docs/APPS.md).
+	AppOnly bool `json:"appOnly,omitempty"`
 }
 
 // SessionConnectorDTO is one connector in a session's Tools panel.

@@ -61,7 +61,7 @@ func (c *Connectors) SessionTools(sessionID string) (SessionToolsDTO, error) {
 					Description: t.Description, Enabled: !disabled[canonical], ReadOnly: readOnly(t),
 					Hints: hintsDTO(chat.ToolHints{ReadOnly: t.Annotations.ReadOnlyHint, Destructive: t.Annotations.DestructiveHint,
 						Idempotent: t.Annotations.IdempotentHint, OpenWorld: t.Annotations.OpenWorldHint}),
-					Icons: shownIcons(cfg, mcp.ToolIcons(t)),
+					Icons: shownIcons(cfg, mcp.ToolIcons(t)), AppOnly: mcp.ModelHidden(t),
 				})
 			}
 		} else {
@@ -71,7 +71,7 @@ func (c *Connectors) SessionTools(sessionID string) (SessionToolsDTO, error) {
 					dto.Tools = append(dto.Tools, SessionToolDTO{
 						Canonical: e.Canonical, Name: e.Tool, Title: e.Title, Description: e.Description,
 						Enabled: !disabled[e.Canonical], ReadOnly: e.ReadOnlyHint(),
-						Hints: hintsDTO(tools.DefinitionOf(e).Hints), Icons: shownIcons(cfg, e.Icons),
+						Hints: hintsDTO(tools.DefinitionOf(e).Hints), Icons: shownIcons(cfg, e.Icons), AppOnly: e.AppOnly,
 					})
 				}
 			}

@@ -78,6 +78,10 @@ func (a AppTool) VisibleTo(who string) bool {
 	return a.Visibility == nil || slices.Contains(a.Visibility, who)
 }
 
+// ModelHidden reports whether a tool's _meta.ui.visibility leaves out the
+// model: only its MCP App may call it (tools.Entry.AppOnly).
+func ModelHidden(t mcpgo.Tool) bool { return !appToolOf(t).VisibleTo(VisibleToModel) }
+
 // appToolOf reads a tool's _meta.ui (and the deprecated flat
 // "ui/resourceUri", which the nested form overrides). Anything malformed
 // is ignored: a tool with a bad URI is a tool without a UI.

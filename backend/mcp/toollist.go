@@ -27,7 +27,7 @@ func toolsOf(list []mcpgo.Tool) []tools.Tool {
 			Annotations: &tools.Annotations{Title: a.Title, ReadOnlyHint: a.ReadOnlyHint, DestructiveHint: a.DestructiveHint,
 				IdempotentHint: a.IdempotentHint, OpenWorldHint: a.OpenWorldHint},
 			Icons:   iconsOf(t.Icons),
-			AppOnly: !appToolOf(t).VisibleTo(VisibleToModel),
+			AppOnly: ModelHidden(t),
 		}
 	}
 	return out

@@ -1000,6 +1000,11 @@ export interface SessionToolDTO {
   hints?: ToolHints
   /** Icons are the tool's own, data: and https: only (tools.SafeIcons). */
   icons?: Icon[]
+  /**
+   * AppOnly marks a tool only its MCP App may call: the model never
+   * sees it (docs/APPS.md).
+   */
+  appOnly?: boolean
 }
 
 /** SessionToolsDTO is a session's Tools panel. */

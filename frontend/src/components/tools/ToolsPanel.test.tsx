@@ -76,6 +76,20 @@ describe('Tools panel', {timeout: 20_000}, () => {
     )
   })
 
+  it("marks a tool only its MCP App may call: the model never sees it", async () => {
+    const {user} = await openPanel({
+      tools: {[S]: {revision: 1, roots: [], connectors: [sessionConnector('c1', 'Clock', {tools: [
+        {canonical: 'clock.get-time', name: 'get-time', enabled: true, readOnly: false},
+        {canonical: 'clock.refresh', name: 'refresh', enabled: true, readOnly: false, appOnly: true},
+      ]})]}},
+    })
+    await user.click(await within(await screen.findByTestId('tools-panel')).findByRole('button', {name: /Clock/}))
+    const badge = within(toolToggle('clock.refresh').closest('li')!).getByTestId('session-tool-app-only')
+    expect(badge).toHaveTextContent('App only')
+    expect(badge).toHaveAttribute('title', expect.stringContaining('the model never sees it'))
+    expect(within(toolToggle('clock.get-time').closest('li')!).queryByTestId('session-tool-app-only')).not.toBeInTheDocument()
+  })
+
   it('shows the count on the Tools button without opening the panel', async () => {
     const r = await renderApp({sessions: [session(S, 'Plans'), session('s2', 'Other')], status: {lastSessionId: 's2'}})
     installFakeConnectors(r.backend, {

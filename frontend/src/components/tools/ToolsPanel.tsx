@@ -112,6 +112,12 @@ function ConnectorRow({c}: {c: SessionConnector}) {
                     </span>
                   )}
                   <AnnotationBadges hints={otherHints(t)} />
+                  {t.appOnly && (
+                    <span className="hint-badge" data-testid="session-tool-app-only"
+                      title="Only this tool's app (in its tool card) can call it; the model never sees it.">
+                      App only
+                    </span>
+                  )}
                 </div>
                 {t.title && t.title !== t.name && (
                   <code className="tp-tool-id">
