@@ -1,5 +1,6 @@
 // Trust you can see (issue 16): pure components, props in and callbacks out.
 import './trust.css'
+import './trust-drawer.css'
 
 export {AlwaysAllow} from './AlwaysAllow'
 export {AnnotationBadges} from './AnnotationBadges'
