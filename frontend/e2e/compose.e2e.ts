@@ -183,6 +183,7 @@ describe.skipIf(!existsSync(everything) || !inKeyringSession)('prompts, resource
     await waitForReply(page, 'Watching.')
     const sentChip = page.locator('[data-testid="message-attachment"][data-kind="resource"]').first()
     await sentChip.waitFor()
+    expect(await sentChip.textContent()).toContain('Dynamic Text Resource (resourceId: 4)') // the template's name and what filled it
     expect(await page.getByTestId('sent-updated').count()).toBe(0)
 
     // The model turns the server's simulated updates on (every 5 s for what

@@ -1,7 +1,7 @@
 import {render, screen, waitFor} from '@testing-library/react'
 import userEvent from '@testing-library/user-event'
 import {describe, expect, it, vi} from 'vitest'
-import {ResourcePicker} from './ResourcePicker'
+import {ResourcePicker, templateLabel} from './ResourcePicker'
 import type {Resource, ResourcePage, ResourceTemplate} from './types'
 
 const res = (n: number): Resource => ({connectorId: 'e', server: 'Everything', uri: `demo://resource/static/document/${n}`, name: `Resource ${n}`, mimeType: 'text/plain'})
@@ -101,5 +101,15 @@ describe('ResourcePicker', () => {
   it('says when no connector offers resources', () => {
     render(<ResourcePicker sources={[]} listPage={listPage} templates={[]} onPick={vi.fn()} onPickTemplate={vi.fn()} onClose={vi.fn()} />)
     expect(screen.getByTestId('picker-empty')).toBeInTheDocument()
+  })
+})
+
+describe('templateLabel', () => {
+  it.each([
+    [{name: 'dynamic-text', title: 'Dynamic Text Resource'}, {resourceId: '3'}, 'Dynamic Text Resource (resourceId: 3)'],
+    [{name: 'file'}, {owner: 'me', path: 'a.md'}, 'file (owner: me, path: a.md)'],
+    [{name: 'file'}, {path: ''}, 'file'],
+  ])('%o with %o reads %s', (t, values, want) => {
+    expect(templateLabel(t, values)).toBe(want)
   })
 })

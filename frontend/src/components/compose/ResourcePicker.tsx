@@ -31,6 +31,20 @@ interface Listing {
 
 const emptyListing: Listing = {items: [], cursor: '', loading: false, error: ''}
 
+/**
+ * What a resource read from a template is called on its chip: the
+ * template's title with the values that made it ("Dynamic Text Resource
+ * (resourceId: 3)"), so two read from one template are told apart.
+ */
+export function templateLabel(t: Pick<ResourceTemplate, 'name' | 'title'>, values: Record<string, string>): string {
+  const filled = Object.entries(values)
+    .filter(([, v]) => v !== '')
+    .map(([k, v]) => `${k}: ${v}`)
+    .join(', ')
+  const base = t.title || t.name
+  return filled ? `${base} (${filled})` : base
+}
+
 /** Whether a resource's name, title or URI contains every word of the query. */
 export function matchesResource(r: Resource, query: string): boolean {
   const hay = `${r.name} ${r.title ?? ''} ${r.uri}`.toLowerCase()

@@ -7,7 +7,7 @@ import {promptDraft, readDrafts, useDraftAttachments} from './draftAttachments'
 import {PromptForm} from './PromptForm'
 import {PromptMenu} from './PromptMenu'
 import {atQuery, filterPrompts, slashQuery} from './promptFilter'
-import {ResourcePicker} from './ResourcePicker'
+import {ResourcePicker, templateLabel} from './ResourcePicker'
 import {useSentUpdates} from './sentResources'
 import type {DraftAttachment, Prompt, Resource, ResourceTemplate} from './types'
 import {errorText} from './types'
@@ -198,7 +198,7 @@ export function useCompose({sessionId, text, setText, api, revision = 0, disable
           closePicker()
         }}
         onPickTemplate={async (t, values) => {
-          await attachRead(t.connectorId, await api.readTemplate(sessionId, t.connectorId, t.uriTemplate, values), t.title || t.name)
+          await attachRead(t.connectorId, await api.readTemplate(sessionId, t.connectorId, t.uriTemplate, values), templateLabel(t, values))
           closePicker()
         }}
       />
