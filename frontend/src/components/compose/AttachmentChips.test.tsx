@@ -3,7 +3,7 @@ import userEvent from '@testing-library/user-event'
 import {describe, expect, it, vi} from 'vitest'
 import {AttachMenu, filesOf} from './AttachMenu'
 import {AttachmentChips} from './AttachmentChips'
-import {fileType, MAX_READ_BYTES, readFileDraft, readRefusal, toBase64} from './attachFiles'
+import {drawnImage, fileType, MAX_READ_BYTES, readFileDraft, readRefusal, toBase64} from './attachFiles'
 import type {DraftAttachment} from './types'
 
 const png1x1 = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg=='
@@ -24,6 +24,14 @@ describe('AttachmentChips', () => {
     expect(chips[1]).toHaveTextContent('2.0 KB')
     expect(chips[2]).toHaveTextContent('Resource 1')
     expect(chips[2]).toHaveTextContent('Everything')
+  })
+
+  it('shows an image the app cannot draw (TIFF) as a file chip, not a broken picture', () => {
+    const tiff: DraftAttachment = {type: 'file', name: 'scan.tiff', mimeType: 'image/tiff', data: png1x1, size: 2048}
+    render(<AttachmentChips attachments={[tiff]} onRemove={() => {}} />)
+    const chip = screen.getByTestId('attachment-chip')
+    expect(chip.querySelector('img')).toBeNull()
+    expect(chip).toHaveTextContent('scan.tiff')
   })
 
   it('removes a chip, and refreshes an updated resource', async () => {
@@ -99,5 +107,19 @@ describe('attachFiles', () => {
     const dt = {files: [new File(['a'], 'a.txt')]} as unknown as DataTransfer
     expect(filesOf(dt).map((f) => f.name)).toEqual(['a.txt'])
     expect(filesOf(null)).toEqual([])
+  })
+})
+
+describe('drawnImage', () => {
+  it.each([
+    ['image/png', true],
+    ['IMAGE/JPEG', true],
+    ['image/webp; q=1', true],
+    ['image/tiff', false],
+    ['image/heic', false],
+    ['image/svg+xml', false],
+    [undefined, false],
+  ])('%s → %s', (mime, want) => {
+    expect(drawnImage(mime)).toBe(want)
   })
 })

@@ -1,7 +1,7 @@
 import './compose.css'
 import {FileText, Image as ImageIcon, Link2, RefreshCw, X} from 'lucide-react'
 import {formatBytes} from '../../lib/size'
-import {dataURL} from './attachFiles'
+import {dataURL, drawnImage} from './attachFiles'
 import {attachmentLabel, type DraftAttachment} from './types'
 
 interface Props {
@@ -41,7 +41,7 @@ export function AttachmentChips({attachments, onRemove, onRefresh, refusals = []
                 data-kind={a.type}
                 title={a.type === 'resource' ? a.uri : a.name}
               >
-                {isImage(a.mimeType) && data ? (
+                {drawnImage(a.mimeType) && data ? (
                   <img className="compose-chip-thumb" src={dataURL(a.mimeType!, data)} alt="" />
                 ) : a.type === 'resource' ? (
                   <Link2 size={14} aria-hidden="true" />

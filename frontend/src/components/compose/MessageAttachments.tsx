@@ -5,7 +5,7 @@ import {Download, FileText, ImageOff, Link2} from 'lucide-react'
 import {api} from '../../api/client'
 import type {Part, StoredFile} from '../../api/types'
 import {formatBytes} from '../../lib/size'
-import {dataURL} from './attachFiles'
+import {dataURL, drawnImage} from './attachFiles'
 import {ResourceBody} from './ResourceView'
 import {SentResourceUpdate} from './sentResources'
 import {decodeText, isTextType, readStoredFile} from './storedFiles'
@@ -41,7 +41,7 @@ function useBytes(sessionId: string, p: Wire, want: boolean): {file?: Pick<Store
 
 function isImage(p: Wire): boolean {
   const m = p.mimeType?.toLowerCase() ?? ''
-  return p.type === 'file' && m.startsWith('image/') && m !== 'image/svg+xml' && !!(p.data || p.ref)
+  return p.type === 'file' && drawnImage(m) && !!(p.data || p.ref)
 }
 
 /** A sent image, inline: its bytes from the page, else read by ref. */

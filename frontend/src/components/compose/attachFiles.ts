@@ -60,3 +60,11 @@ export async function readFileDraft(file: File): Promise<FileDraft> {
 export function dataURL(mimeType: string, data: string): string {
   return `data:${mimeType};base64,${data}`
 }
+
+/** Image types every engine the app runs in (Chromium, WebKitGTK) draws; SVG is left out (a document, not a picture). */
+const DRAWN_IMAGES = new Set(['image/png', 'image/jpeg', 'image/gif', 'image/webp', 'image/bmp'])
+
+/** Whether an image of mimeType can be shown as a picture; others (TIFF, HEIC…) get a file chip, not a broken image. */
+export function drawnImage(mimeType?: string): boolean {
+  return DRAWN_IMAGES.has((mimeType ?? '').toLowerCase().split(';')[0].trim())
+}
