@@ -34,7 +34,10 @@ func sample() (chat.Session, []chat.Message) {
 	msgs := []chat.Message{
 		{ID: "m1", Role: chat.RoleUser, Status: chat.StatusComplete, Parts: chat.Parts{chat.TextPart{Text: "What is in notes.txt?"},
 			chat.ResourcePart{URI: "file:///notes/plan.md", ConnectorID: "files", Server: "Files", Name: "plan.md", Title: "The plan",
-				MIMEType: "text/markdown", Text: "resource body, never exported"}}},
+				MIMEType: "text/markdown", Text: "resource body, never exported"},
+			chat.FilePart{Name: "dot [1].png", MIMEType: "image/png", Size: 68, Data: "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg=="},
+			chat.FilePart{Name: "todo.md", MIMEType: "text/markdown; charset=utf-8", Size: 21, Data: "IyBUb2RvCi0gYnV5IG1pbGsK"},
+			chat.FilePart{Name: "report.pdf", MIMEType: "application/pdf", Size: 9, Data: "JVBERi0xLjQK"}}},
 		{ID: "m2", Role: chat.RoleAssistant, Status: chat.StatusComplete, Provider: "gemini", Model: "gemini-2.5-pro",
 			Usage: &chat.Usage{InputTokens: 1200, OutputTokens: 40, ReasoningTokens: 20}, Parts: chat.Parts{
 				chat.ReasoningPart{Text: "I should read the file.", ProviderData: secret},

@@ -57,6 +57,10 @@ type jsonPart struct {
 	// URI and Server name an attached resource (its body is not exported).
 	URI    string `json:"uri,omitempty"`
 	Server string `json:"server,omitempty"`
+	// Size and Data are an attached file's length and bytes (base64): the
+	// export keeps what the user attached.
+	Size int64  `json:"size,omitempty"`
+	Data string `json:"data,omitempty"`
 }
 
 // envelope is what a tool result exports: what the model saw.
@@ -140,7 +144,7 @@ func jsonMessageOf(m chat.Message) jsonMessage {
 			env := envelopeOf(p.Result)
 			jp.CallID, jp.Name, jp.Result = p.Result.CallID, p.Result.Name, &env
 		case chat.FilePart:
-			jp.Name, jp.MIMEType = p.Name, p.MIMEType
+			jp.Name, jp.MIMEType, jp.Size, jp.Data = p.Name, p.MIMEType, p.Size, p.Data
 		case chat.ResourcePart:
 			jp.Name, jp.URI, jp.Server, jp.MIMEType = resourceName(p), p.URI, p.Server, p.MIMEType
 		}

@@ -103,7 +103,7 @@ func (e *markdown) part(p chat.Part) {
 		body, _ := json.MarshalIndent(envelopeOf(p.Result), "", "  ")
 		fmt.Fprintf(e.w, "\n**Tool result:** `%s`\n\n%s", p.Result.Name, fence(string(body)))
 	case chat.FilePart:
-		fmt.Fprintf(e.w, "\n_Attachment: %s (%s)_\n", p.Name, p.MIMEType)
+		e.file(p)
 	case chat.ResourcePart:
 		from := ""
 		if p.Server != "" {
@@ -113,16 +113,40 @@ func (e *markdown) part(p chat.Part) {
 	}
 }
 
+// file writes an attached file so the export keeps it: an image inline as
+// a data: URI, a text file's text in a fence, anything else (a PDF) named,
+// its bytes being in the JSON export.
+func (e *markdown) file(p chat.FilePart) {
+	mt := chat.BaseType(p.MIMEType)
+	if text, ok := p.TextContent(); ok {
+		fmt.Fprintf(e.w, "\n_Attachment: %s (%s)_\n\n%s", p.Name, mt, textFence(text))
+		return
+	}
+	if p.Data != "" && markdownImage[mt] {
+		fmt.Fprintf(e.w, "\n![%s](data:%s;base64,%s)\n", strings.NewReplacer("[", "(", "]", ")").Replace(p.Name), mt, p.Data)
+		return
+	}
+	fmt.Fprintf(e.w, "\n_Attachment: %s (%s, %s; its bytes are in the JSON export)_\n", p.Name, mt, chat.HumanSize(p.Size))
+}
+
+// markdownImage are the image types Markdown readers draw from a data: URI.
+var markdownImage = map[string]bool{"image/png": true, "image/jpeg": true, "image/gif": true, "image/webp": true}
+
 func (e *markdown) end() error { return nil }
 
 // fence wraps JSON in a fenced block long enough not to be closed by the
 // content.
-func fence(body string) string {
+func fence(body string) string { return fenced("json", body) }
+
+// textFence wraps a text file's content in a fenced block.
+func textFence(body string) string { return fenced("text", body) }
+
+func fenced(lang, body string) string {
 	ticks := "```"
 	for strings.Contains(body, ticks) {
 		ticks += "`"
 	}
-	return ticks + "json\n" + strings.TrimRight(body, "\n") + "\n" + ticks + "\n"
+	return ticks + lang + "\n" + strings.TrimRight(body, "\n") + "\n" + ticks + "\n"
 }
 
 func prettyJSON(raw json.RawMessage) string {
