@@ -21,6 +21,12 @@ function time(iso: string): string {
   return Number.isFinite(t) ? new Date(t).toLocaleString(undefined, {dateStyle: 'short', timeStyle: 'medium'}) : iso
 }
 
+/** server.tool → tool. */
+function toolOnly(canonical: string): string {
+  const dot = canonical.indexOf('.')
+  return dot > 0 ? canonical.slice(dot + 1) : canonical
+}
+
 function args(a: unknown): string {
   if (a === undefined || a === null) return ''
   return typeof a === 'string' ? a : JSON.stringify(a)
@@ -34,7 +40,10 @@ function Row({r, chat}: {r: AuditRecord; chat?: string}) {
       <button type="button" className="audit-head" aria-expanded={open} onClick={() => setOpen(!open)}>
         <ChevronRight size={12} aria-hidden="true" className="audit-chevron" />
         <time className="audit-time">{time(r.time)}</time>
-        <ToolName name={r.tool} className="audit-tool" testId="audit-tool" />
+        <span className="audit-tool" title={r.tool}>
+          {/* The drawer is the connector's: its tools without the server's name before them. */}
+          <ToolName name={toolOnly(r.tool)} testId="audit-tool" />
+        </span>
         <span className={`audit-outcome is-${r.outcome}`}>{OUTCOME_LABEL[r.outcome] ?? r.outcome}</span>
         <span className="audit-how" data-testid="audit-how">
           {HOW_LABEL[r.how] ?? r.how}

@@ -242,7 +242,7 @@ describe('AuditLogView', () => {
     const onExport = vi.fn()
     render(
       <AuditLogView
-        records={[audit(), audit({callId: 'call-2', tool: 'delete', how: 'connector_all', approvedBy: 'policy', outcome: 'error', error: 'no such file'})]}
+        records={[audit(), audit({callId: 'call-2', tool: 'files.delete', how: 'connector_all', approvedBy: 'policy', outcome: 'error', error: 'no such file'})]}
         onExport={onExport}
         chatTitle={(id) => (id === 's1' ? 'Cleanup' : undefined)}
       />,
@@ -251,6 +251,9 @@ describe('AuditLogView', () => {
     const rows = screen.getAllByTestId('audit-row')
     expect(rows.map((r) => r.dataset.outcome)).toEqual(['error', 'ok'])
     expect(within(rows[0]).getByTestId('audit-how')).toHaveTextContent('Allow-everything policy')
+    // The connector's drawer names its tools without the server before them; the title has it all.
+    expect(within(rows[0]).getByTestId('audit-tool')).toHaveTextContent(/^delete$/)
+    expect(within(rows[0]).getByTitle('files.delete')).toBeInTheDocument()
     await userEvent.click(within(rows[1]).getByRole('button'))
     expect(within(rows[1]).getByText('Cleanup')).toBeInTheDocument()
     expect(within(rows[1]).getByTestId('audit-args')).toHaveTextContent('[redacted]')
