@@ -323,18 +323,22 @@ func (c *Connectors) SetEnabled(id string, on bool) (ConnectorDTO, error) {
 		return ConnectorDTO{}, err
 	}
 	defer cancel()
-	cfg, err := run.sup.Connector(id)
-	if err != nil {
+	if cfg, err := run.sup.Connector(id); err != nil {
 		return ConnectorDTO{}, err
-	}
-	if cfg.Disabled == !on {
+	} else if cfg.Disabled == !on {
 		return connectorNow(run.sup, id)
 	}
-	cfg.Disabled = !on
-	c.remember(cfg)
-	if err := run.sup.Update(ctx, cfg); err != nil {
-		cfg.Disabled = on
-		c.remember(cfg)
+	var before mcp.Connector
+	_, err = run.sup.Modify(ctx, id, func(cfg *mcp.Connector) error {
+		before = cfg.Clone()
+		cfg.Disabled = !on
+		c.remember(*cfg) // before the restart, whose first state event needs it
+		return nil
+	})
+	if err != nil {
+		if before.ID != "" {
+			c.remember(before)
+		}
 		return ConnectorDTO{}, err
 	}
 	return connectorNow(run.sup, id)

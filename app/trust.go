@@ -68,16 +68,15 @@ func (c *Connectors) SetApproval(id string, policy chat.ToolPolicy) (ConnectorDT
 		return ConnectorDTO{}, err
 	}
 	defer cancel()
-	cfg, err := run.sup.Connector(id)
+	cfg, err := run.sup.Modify(ctx, id, func(cfg *mcp.Connector) error {
+		cfg.Approval = policy
+		cfg.TrustReadOnlyHints = false // the policy says it now
+		return nil
+	})
 	if err != nil {
 		return ConnectorDTO{}, err
 	}
-	cfg.Approval = policy
-	cfg.TrustReadOnlyHints = false // the policy says it now
 	c.remember(cfg)
-	if err := run.sup.Update(ctx, cfg); err != nil {
-		return ConnectorDTO{}, err
-	}
 	return connectorNow(run.sup, id)
 }
 

@@ -7,6 +7,8 @@ import "context"
 // changes: unlike Update, the running server is not restarted, since which
 // chats start with it is nothing the server sees.
 func (s *Supervisor) SetNewChats(ctx context.Context, id string, on bool) (Connector, error) {
+	s.cfgMu.Lock()
+	defer s.cfgMu.Unlock()
 	r, err := s.runner(id)
 	if err != nil {
 		return Connector{}, err

@@ -54,6 +54,11 @@ type Supervisor struct {
 	base   context.Context
 	cancel context.CancelFunc
 
+	// cfgMu serialises the writes of connector configs (Update, Modify,
+	// SetNewChats), so a read-modify-write never stores a stale copy over
+	// another write.
+	cfgMu sync.Mutex
+
 	mu      sync.Mutex
 	runners map[string]*runner
 	roots   map[string][]Root // by session id
@@ -316,6 +321,34 @@ func (s *Supervisor) Add(ctx context.Context, c Connector) (Connector, error) {
 // what only Maestro reads (the approval policy, new chats; sameServer)
 // applies at once and leaves the running server and its session alone.
 func (s *Supervisor) Update(ctx context.Context, c Connector) error {
+	s.cfgMu.Lock()
+	defer s.cfgMu.Unlock()
+	return s.update(ctx, c)
+}
+
+// Modify changes a connector's stored config with fn, read, changed and
+// written with no other config write in between (Update's rules apply to
+// what fn makes), and returns the config as stored. An error from fn
+// changes nothing.
+func (s *Supervisor) Modify(ctx context.Context, id string, fn func(*Connector) error) (Connector, error) {
+	s.cfgMu.Lock()
+	defer s.cfgMu.Unlock()
+	r, err := s.runner(id)
+	if err != nil {
+		return Connector{}, err
+	}
+	c := r.config()
+	if err := fn(&c); err != nil {
+		return Connector{}, err
+	}
+	if err := s.update(ctx, c); err != nil {
+		return Connector{}, err
+	}
+	return r.config(), nil
+}
+
+// update is Update with cfgMu held.
+func (s *Supervisor) update(ctx context.Context, c Connector) error {
 	if c.Transport == "" {
 		c.Transport = c.kind()
 	}
