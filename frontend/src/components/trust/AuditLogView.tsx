@@ -16,9 +16,13 @@ interface Props {
 
 const OUTCOME_LABEL: Record<string, string> = {ok: 'OK', error: 'Error', denied: 'Denied', stopped: 'Stopped'}
 
-function time(iso: string): string {
+/** When a call was made: the time alone today, with the date before that. */
+function time(iso: string, now = new Date()): string {
   const t = Date.parse(iso)
-  return Number.isFinite(t) ? new Date(t).toLocaleString(undefined, {dateStyle: 'short', timeStyle: 'medium'}) : iso
+  if (!Number.isFinite(t)) return iso
+  const d = new Date(t)
+  const today = d.toDateString() === now.toDateString()
+  return today ? d.toLocaleTimeString(undefined, {timeStyle: 'medium'}) : d.toLocaleString(undefined, {dateStyle: 'short', timeStyle: 'medium'})
 }
 
 /** server.tool → tool. */
@@ -39,7 +43,9 @@ function Row({r, chat}: {r: AuditRecord; chat?: string}) {
     <li className={`audit-row is-${r.outcome}`} data-testid="audit-row" data-outcome={r.outcome} data-how={r.how}>
       <button type="button" className="audit-head" aria-expanded={open} onClick={() => setOpen(!open)}>
         <ChevronRight size={12} aria-hidden="true" className="audit-chevron" />
-        <time className="audit-time">{time(r.time)}</time>
+        <time className="audit-time" dateTime={r.time} title={new Date(r.time).toLocaleString()}>
+          {time(r.time)}
+        </time>
         <span className="audit-tool" title={r.tool}>
           {/* The drawer is the connector's: its tools without the server's name before them. */}
           <ToolName name={toolOnly(r.tool)} testId="audit-tool" />
