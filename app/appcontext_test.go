@@ -1,9 +1,15 @@
 package app
 
 import (
+	"context"
+	"encoding/json"
 	"strings"
 	"testing"
 
+	mcpgo "github.com/mark3labs/mcp-go/mcp"
+	"github.com/mark3labs/mcp-go/server"
+
+	"maestro/backend/chat"
 	"maestro/backend/mcp"
 	"maestro/backend/providers/fakescript"
 )
@@ -50,5 +56,47 @@ func TestSetAppContext(t *testing.T) {
 	if body := send("And now?"); strings.Count(body, "the user opened notes.txt") != 1 {
 		t.Errorf("the next request carries the context %d times; want once (in the first message's history)",
 			strings.Count(body, "the user opened notes.txt"))
+	}
+}
+
+// TestToolRunningCarriesApp: tool:running names the MCP App of a tool that
+// has one, so its card draws the view while the call runs; a tool without
+// a UI carries none.
+func TestToolRunningCarriesApp(t *testing.T) {
+	t.Parallel()
+	srv := server.NewMCPServer("clock", "1.0.0", server.WithToolCapabilities(true), server.WithResourceCapabilities(false, false))
+	shown := mcpgo.NewTool("show", mcpgo.WithReadOnlyHintAnnotation(true))
+	shown.Meta = &mcpgo.Meta{AdditionalFields: map[string]any{"ui": map[string]any{"resourceUri": "ui://clock/show.html"}}}
+	for _, tool := range []mcpgo.Tool{shown, mcpgo.NewTool("plain", mcpgo.WithReadOnlyHintAnnotation(true))} {
+		srv.AddTool(tool, func(context.Context, mcpgo.CallToolRequest) (*mcpgo.CallToolResult, error) {
+			return mcpgo.NewToolResultText("12:00"), nil
+		})
+	}
+	ca, script := startToolChat(t, Runtime{}, mcp.WithInProcessServer("clock", srv))
+	run, ctx := ca.running(t)
+	c, err := run.sup.Add(ctx, mcp.Connector{ID: chat.NewID(), Name: "Clock", Transport: mcp.TransportInProcess, Command: "clock",
+		Approval: chat.PolicyAll})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ca.Connectors.remember(c)
+	ca.ev.wait(t, EventConnectorState, stateIs(c.ID, "ready"))
+	sid := ca.chatWith(t, c.ID)
+	script.Push(
+		fakescript.Reply{ToolCalls: []fakescript.ToolCall{{Name: "clock__show", Args: json.RawMessage(`{}`)}, {Name: "clock__plain", Args: json.RawMessage(`{}`)}}},
+		fakescript.Reply{Text: "Noon."},
+	)
+	ca.sendAndWait(t, script, sid, "What time is it?", nil)
+	apps := map[string]*ToolAppDTO{}
+	for _, d := range ca.ev.all(EventToolRunning) {
+		e := d.(ToolEventDTO)
+		apps[e.Name] = e.App
+	}
+	want := ToolAppDTO{ConnectorID: c.ID, ResourceURI: "ui://clock/show.html", Tool: "show"}
+	if got := apps["clock.show"]; got == nil || *got != want {
+		t.Errorf("tool:running of clock.show carries %+v; want %+v", got, want)
+	}
+	if got, ok := apps["clock.plain"]; !ok || got != nil {
+		t.Errorf("tool:running of clock.plain carries %+v (seen %v); want none", got, ok)
 	}
 }

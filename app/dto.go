@@ -336,6 +336,9 @@ type ToolEventDTO struct {
 	Text       string         `json:"text,omitempty"`
 	Result     *ToolResultDTO `json:"result,omitempty"`
 	DurationMS int64          `json:"durationMs,omitempty"`
+	// App is set on tool:running for a tool with an MCP App: its card
+	// draws the view while the call runs, the result following.
+	App *ToolAppDTO `json:"app,omitempty"`
 }
 
 // ApprovalDTO is approval:needed.
@@ -414,10 +417,16 @@ func toolResultDTO(r chat.ToolResult) ToolResultDTO {
 	for _, at := range r.Attachments {
 		dto.Attachments = append(dto.Attachments, AttachmentDTO(at))
 	}
-	if r.App != nil {
-		dto.App = &ToolAppDTO{ConnectorID: r.App.ConnectorID, ResourceURI: r.App.ResourceURI, Tool: r.App.Tool}
-	}
+	dto.App = toolAppDTO(r.App)
 	return dto
+}
+
+// toolAppDTO is a tool's MCP App for the UI; nil stays nil.
+func toolAppDTO(a *chat.ToolApp) *ToolAppDTO {
+	if a == nil {
+		return nil
+	}
+	return &ToolAppDTO{ConnectorID: a.ConnectorID, ResourceURI: a.ResourceURI, Tool: a.Tool}
 }
 
 // SearchHitDTO is one session matching a sidebar search.

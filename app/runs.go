@@ -199,11 +199,33 @@ func (s *runSink) Emit(ev agent.Event) {
 		s.finished(e)
 	default:
 		if name, dto, ok := toolEvent(id, ev); ok {
+			if r, running := ev.(agent.ToolCallRunning); running {
+				dto.App = s.appOf(r.Name)
+			}
 			ev2.runEvent(id, name, dto)
 		} else if name, dto, ok := contextEvent(id, s.run.sessionID, ev); ok {
 			ev2.runEvent(id, name, dto)
 		}
 	}
+}
+
+// appOf is the MCP App of the session's tool canonical, if it has one (a
+// UI its card draws while the call runs).
+func (s *runSink) appOf(canonical string) *ToolAppDTO {
+	run, ctx, cancel, err := s.c.core.call()
+	if err != nil {
+		return nil
+	}
+	defer cancel()
+	snap, err := run.reg.Snapshot(ctx, s.run.sessionID)
+	if err != nil {
+		return nil
+	}
+	e, ok := snap.Lookup(canonical)
+	if !ok || e.Builtin {
+		return nil
+	}
+	return toolAppDTO(run.sup.AppOfTool(e.ConnectorID, e.Tool))
 }
 
 // toolEvent converts the agent's tool call events.

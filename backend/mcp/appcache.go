@@ -231,6 +231,17 @@ func (s *Supervisor) AppTool(connectorID, tool string) (AppTool, bool) {
 	return AppTool{}, false
 }
 
+// AppOfTool is the MCP App of connectorID's tool, nil when the connector
+// has Apps off, is unknown, or the tool names no UI: what a tool card may
+// draw while the call runs (its result carries the same, ToolResult.App).
+func (s *Supervisor) AppOfTool(connectorID, tool string) *chat.ToolApp {
+	r, err := s.runner(connectorID)
+	if err != nil {
+		return nil
+	}
+	return r.appOfCall(tool)
+}
+
 // appOfCall is the chat.ToolApp to stamp on a result of tool: set when the
 // connector has Apps on and the tool names a UI.
 func (r *runner) appOfCall(tool string) *chat.ToolApp {

@@ -275,8 +275,8 @@ func TestAppsEndToEnd(t *testing.T) {
 					t.Fatalf("show = %+v; want success with the structured content in Raw", res)
 				}
 				if off {
-					if res.App != nil {
-						t.Errorf("App = %+v with Apps off; want nil", res.App)
+					if res.App != nil || h.sup.AppOfTool(c.ID, "show") != nil {
+						t.Errorf("App = %+v, AppOfTool = %+v with Apps off; want nil", res.App, h.sup.AppOfTool(c.ID, "show"))
 					}
 					if _, err := h.sup.AppResource(t.Context(), c.ID, "ui://apps/show.html"); !errors.Is(err, ErrNoApp) {
 						t.Errorf("AppResource with Apps off: err = %v; want ErrNoApp", err)
@@ -286,6 +286,13 @@ func TestAppsEndToEnd(t *testing.T) {
 				want := chat.ToolApp{ConnectorID: c.ID, ResourceURI: "ui://apps/show.html", Tool: "show"}
 				if res.App == nil || *res.App != want {
 					t.Errorf("App = %+v; want %+v", res.App, want)
+				}
+				// What the card draws while the call runs is the same app.
+				if got := h.sup.AppOfTool(c.ID, "show"); got == nil || *got != want {
+					t.Errorf("AppOfTool(show) = %+v; want %+v", got, want)
+				}
+				if h.sup.AppOfTool(c.ID, "caps") != nil || h.sup.AppOfTool("nope", "show") != nil {
+					t.Error("AppOfTool of a tool without a UI, or of an unknown connector, is not nil")
 				}
 				h.waitFor("the UI preloaded", func() bool { _, ok := h.sup.apps.get(c.ID, "ui://apps/show.html"); return ok })
 				got, err := h.sup.AppResource(t.Context(), c.ID, "ui://apps/show.html")

@@ -1170,6 +1170,11 @@ export interface ToolEventDTO {
   text?: string
   result?: ToolResultDTO
   durationMs?: number
+  /**
+   * App is set on tool:running for a tool with an MCP App: its card
+   * draws the view while the call runs, the result following.
+   */
+  app?: ToolAppDTO
 }
 
 export interface ToolHints {

@@ -17,7 +17,8 @@ interface Props {
   app: ToolAppDTO
   /** The call's arguments, as JSON text. */
   args: string
-  result: ToolResult
+  /** The result; undefined while the call runs (the view is drawn already, the result follows). */
+  result?: ToolResult
 }
 
 function objectOf(text: string | undefined): Record<string, unknown> | undefined {
@@ -53,7 +54,7 @@ export function ToolAppSlot({sessionId, callId, app, args, result}: Props) {
     (): Promise<AppResourceView> => chatApi.appResource(connectorId, resourceUri),
     [connectorId, resourceUri],
   )
-  const toolResult = useMemo(() => callToolResultOf(result), [result])
+  const toolResult = useMemo(() => (result ? callToolResultOf(result) : undefined), [result])
   const toolInput = useMemo(() => objectOf(args) ?? {}, [args])
   const callbacks = useMemo(
     () => ({

@@ -62,8 +62,9 @@ describe('run reducer', () => {
     expect(s.requests).toEqual([
       {kind: 'approval', requestId: 'q1', runId: 'r1', sessionId: 's1', callId: 'c1', name: 'travel.search', server: 'travel', arguments: '{"city":"Lisbon"}'},
     ])
-    s = reduceRunEvent(s, ev('tool:running', {runId: 'r1', callId: 'c1', arguments: '{"city":"Lisbon"}'}), 5000)
-    expect(s.tools.c1).toMatchObject({status: 'running', startedAt: 5000})
+    const app = {connectorId: 'k1', resourceUri: 'ui://travel/map.html', tool: 'search'}
+    s = reduceRunEvent(s, ev('tool:running', {runId: 'r1', callId: 'c1', arguments: '{"city":"Lisbon"}', app}), 5000)
+    expect(s.tools.c1).toMatchObject({status: 'running', startedAt: 5000, app}) // its card draws the app while it runs
     expect(s.requests).toEqual([])
     s = reduceRunEvent(s, ev('tool:progress', {runId: 'r1', callId: 'c1', progress: 2, total: 4, message: 'Searching'}))
     s = reduceRunEvent(s, ev('tool:log', {runId: 'r1', callId: 'c1', level: 'info', message: 'connected'}))

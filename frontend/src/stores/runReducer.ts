@@ -191,7 +191,7 @@ export function reduceRunEvent(s: RunsData, ev: RunEvent, now: number = Date.now
     case 'tool:running': {
       const e = ev.payload
       const next = patchTool(ensureTool(s, e), e.callId, (t) => ({
-        status: 'running', args: e.arguments || t.args, startedAt: now,
+        status: 'running', args: e.arguments || t.args, startedAt: now, app: e.app ?? t.app,
       }))
       return dropRequests(next, (r) => r.callId !== e.callId)
     }

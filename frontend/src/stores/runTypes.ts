@@ -1,5 +1,6 @@
 // The shapes of the run lifecycle state (see runReducer.ts).
 
+import type {ToolAppDTO} from '../api/contract.gen'
 import type {ErrorKind} from '../api/errors'
 import type {ToolResult} from '../api/types'
 import type {ToolStatus} from '../lib/toolCards'
@@ -28,6 +29,8 @@ export interface ToolLive {
   startedAt?: number
   /** The tool's annotations, as the approval request carried them. */
   hints?: ToolHints
+  /** The tool's MCP App, drawn while the call runs (tool:running), before its result. */
+  app?: ToolAppDTO
 }
 
 export interface RunDraft {

@@ -1,5 +1,5 @@
 import {act, fireEvent, screen, waitFor, within} from '@testing-library/react'
-import {describe, expect, it} from 'vitest'
+import {describe, expect, it, vi} from 'vitest'
 import type {Message, ProviderModels} from '../../api/types'
 import {type FakeBackend, type FakeOptions, NOW, message, session} from '../../test/fakeBackend'
 import {renderApp} from '../../test/render'
@@ -167,6 +167,22 @@ describe('tool cards', () => {
     expect(within(result).getByTestId('tool-truncated')).toHaveAttribute('title', expect.stringContaining('was 50 MB'))
     fireEvent.click(within(result).getByTestId('tool-raw-toggle'))
     expect(within(result).getByTestId('tool-raw')).toHaveTextContent('"content": []')
+  })
+
+  it("draws a tool's MCP App while the call runs, the result following", async () => {
+    const {backend, runId} = await startRun()
+    const app = {connectorId: 'k1', resourceUri: 'ui://clock/show.html', tool: 'show'}
+    const AppResource = vi.fn(async () => ({uri: app.resourceUri, html: '<!DOCTYPE html><html><body>clock</body></html>', csp: {}}))
+    Object.assign(backend.Connectors, {AppResource})
+    await emit(backend, 'tool:started', {runId, callId: 'c1', name: 'clock.show', server: 'clock'})
+    expect(within(card()).queryByTestId('app-card')).not.toBeInTheDocument()
+    await emit(backend, 'tool:running', {runId, callId: 'c1', arguments: '{}', app})
+    expect(card()).toHaveAttribute('data-status', 'running')
+    expect(await within(card()).findByTestId('app-card')).toBeInTheDocument()
+    expect(AppResource).toHaveBeenCalledWith('k1', 'ui://clock/show.html')
+    await emit(backend, 'tool:finished', {runId, callId: 'c1', durationMs: 5, result: {successful: true, data: '"12:00"', app}})
+    expect(card()).toHaveAttribute('data-status', 'succeeded')
+    expect(within(card()).getByTestId('app-card')).toBeInTheDocument()
   })
 
   it('shows a tool error in red and images as pictures', async () => {

@@ -71,6 +71,8 @@ export function ToolCard({callId, part, result, pendingStatus = 'stopped'}: Prop
         durationMs: result?.durationMs,
       }
   // Kept by call: the list drops rows out of view, and one drawn again is as the reader left it.
+  // The MCP App: from the result, or drawn already while the call runs.
+  const app = view.result?.app ?? (view.status === 'running' ? live?.app : undefined)
   const [open, setOpen] = useKept(`tool-card:${callId}`, !!live)
   const sessionId = useSessions((s) => s.activeId)
   const bodyId = useId()
@@ -124,9 +126,7 @@ export function ToolCard({callId, part, result, pendingStatus = 'stopped'}: Prop
           </div>
         </div>
       )}
-      {view.result?.app && sessionId && (
-        <ToolAppSlot sessionId={sessionId} callId={callId} app={view.result.app} args={view.args} result={view.result} />
-      )}
+      {app && sessionId && <ToolAppSlot sessionId={sessionId} callId={callId} app={app} args={view.args} result={view.result} />}
       <div id={bodyId} className="tool-body" hidden={!open}>
         {showArgs && (
           <ToolSection label="Arguments" open={active} testId="tool-args-section">
