@@ -7,12 +7,13 @@ import type {Offering} from './types'
 const offering: Offering = {
   connectorId: 'e',
   prompts: [
-    {connectorId: 'e', server: 'Everything', name: 'simple-prompt', description: 'No arguments'},
+    {connectorId: 'e', server: 'Everything', name: 'simple-prompt', description: 'No arguments', arguments: []},
     {connectorId: 'e', server: 'Everything', name: 'args-prompt', arguments: [{name: 'city', required: true}, {name: 'state'}]},
   ],
   templates: [{connectorId: 'e', server: 'Everything', uriTemplate: 'demo://resource/dynamic/text/{resourceId}', variables: ['resourceId'], name: 'Dynamic Text'}],
   resources: [{connectorId: 'e', server: 'Everything', uri: 'demo://resource/static/document/1', name: 'Resource 1'}],
   moreResources: true,
+  errors: [],
 }
 
 describe('ConnectorOffering', () => {

@@ -8,9 +8,9 @@ import type {Prompt} from './types'
 import {useMenuKeys} from './useMenuKeys'
 
 const prompts: Prompt[] = [
-  {connectorId: 'e', server: 'Everything', name: 'simple-prompt', description: 'A prompt without arguments'},
+  {connectorId: 'e', server: 'Everything', name: 'simple-prompt', description: 'A prompt without arguments', arguments: []},
   {connectorId: 'e', server: 'Everything', name: 'args-prompt', title: 'Arguments', arguments: [{name: 'city', required: true}]},
-  {connectorId: 'e', server: 'Everything', name: 'resource-prompt'},
+  {connectorId: 'e', server: 'Everything', name: 'resource-prompt', arguments: []},
 ]
 
 /** A text box with the menu as the composer hosts it. */

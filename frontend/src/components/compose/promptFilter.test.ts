@@ -2,7 +2,7 @@ import {describe, expect, it} from 'vitest'
 import {atQuery, filterPrompts, slashQuery} from './promptFilter'
 import type {Prompt} from './types'
 
-const p = (name: string, extra: Partial<Prompt> = {}): Prompt => ({connectorId: 'c', server: 'Everything', name, ...extra})
+const p = (name: string, extra: Partial<Prompt> = {}): Prompt => ({connectorId: 'c', server: 'Everything', name, arguments: [], ...extra})
 
 describe('slashQuery', () => {
   it.each([

@@ -1,53 +1,21 @@
 /**
  * What the composer's prompt, resource and attachment components take and
- * give, mirroring backend/mcp's Prompt, Resource, ResourceTemplate and
- * ResourcePage and chat's file and resource parts (backend/chat/parts.go).
+ * give: backend/mcp's Prompt, Resource, ResourceTemplate and ResourcePage as
+ * the contract has them, and chat's file and resource parts
+ * (backend/chat/parts.go).
  * The components are pure: the data comes in as props and the calls to Go
  * go out as callbacks, so the wiring decides where they come from.
  */
 
-export interface PromptArgument {
-  name: string
-  title?: string
-  description?: string
-  required?: boolean
-}
+import type {OfferingDTO, PromptArgumentDTO, PromptDTO, ResourceDTO, ResourcePageDTO, ResourceTemplateDTO} from '../../api/contract.gen'
 
-export interface Prompt {
-  connectorId: string
-  server: string
-  name: string
-  title?: string
-  description?: string
-  arguments?: PromptArgument[]
-}
-
-export interface Resource {
-  connectorId: string
-  server: string
-  uri: string
-  name: string
-  title?: string
-  description?: string
-  mimeType?: string
-  size?: number
-}
-
-export interface ResourcePage {
-  resources: Resource[]
-  nextCursor?: string
-}
-
-export interface ResourceTemplate {
-  connectorId: string
-  server: string
-  uriTemplate: string
-  variables: string[]
-  name: string
-  title?: string
-  description?: string
-  mimeType?: string
-}
+// The shapes Go sends are the generated contract's: a renamed Go field
+// fails tsc here too.
+export type PromptArgument = PromptArgumentDTO
+export type Prompt = PromptDTO
+export type Resource = ResourceDTO
+export type ResourcePage = ResourcePageDTO
+export type ResourceTemplate = ResourceTemplateDTO
 
 /** A connector of the chat that offers resources, for the picker's tabs. */
 export interface ResourceSource {
@@ -93,14 +61,7 @@ export function attachmentLabel(a: DraftAttachment): string {
 }
 
 /** What one connector offers besides tools (backend/mcp Offering), for the connectors page. */
-export interface Offering {
-  connectorId: string
-  prompts: Prompt[]
-  templates: ResourceTemplate[]
-  resources: Resource[]
-  moreResources?: boolean
-  errors?: string[]
-}
+export type Offering = OfferingDTO
 
 /** What to show of a failed call: Go's message (an AppError's or an Error's), or the value as text. */
 export function errorText(e: unknown): string {

@@ -13,7 +13,7 @@ function fakeApi(): ComposeApi {
     offers: vi.fn(async () => [{connectorId: 'e', server: 'Everything', state: 'ready', prompts: true, resources: true, subscribe: true, completions: true}]),
     prompts: vi.fn(async () => ({
       prompts: [
-        {connectorId: 'e', server: 'Everything', name: 'simple-prompt'},
+        {connectorId: 'e', server: 'Everything', name: 'simple-prompt', arguments: []},
         {connectorId: 'e', server: 'Everything', name: 'args-prompt', arguments: [{name: 'city', required: true}]},
       ],
     })),
