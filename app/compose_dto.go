@@ -128,44 +128,22 @@ type ResourceUpdatedDTO struct {
 }
 
 func promptDTO(p mcp.Prompt) PromptDTO {
-	out := PromptDTO{ConnectorID: p.ConnectorID, Server: p.Server, Name: p.Name, Title: p.Title, Description: p.Description,
-		Arguments: make([]PromptArgumentDTO, 0, len(p.Arguments))}
-	for _, a := range p.Arguments {
-		out.Arguments = append(out.Arguments, PromptArgumentDTO(a))
-	}
-	return out
+	return PromptDTO{ConnectorID: p.ConnectorID, Server: p.Server, Name: p.Name, Title: p.Title, Description: p.Description,
+		Arguments: mapped(p.Arguments, func(a mcp.PromptArgument) PromptArgumentDTO { return PromptArgumentDTO(a) })}
 }
 
-func promptDTOs(ps []mcp.Prompt) []PromptDTO {
-	out := make([]PromptDTO, 0, len(ps))
-	for _, p := range ps {
-		out = append(out, promptDTO(p))
-	}
-	return out
-}
+func promptDTOs(ps []mcp.Prompt) []PromptDTO { return mapped(ps, promptDTO) }
 
 func resourceDTOs(rs []mcp.Resource) []ResourceDTO {
-	out := make([]ResourceDTO, 0, len(rs))
-	for _, r := range rs {
-		out = append(out, ResourceDTO(r))
-	}
-	return out
+	return mapped(rs, func(r mcp.Resource) ResourceDTO { return ResourceDTO(r) })
 }
 
 func templateDTOs(ts []mcp.ResourceTemplate) []ResourceTemplateDTO {
-	out := make([]ResourceTemplateDTO, 0, len(ts))
-	for _, t := range ts {
-		out = append(out, ResourceTemplateDTO(t))
-	}
-	return out
+	return mapped(ts, func(t mcp.ResourceTemplate) ResourceTemplateDTO { return ResourceTemplateDTO(t) })
 }
 
 func unavailableDTOs(us []mcp.Unavailable) []UnavailableDTO {
-	out := make([]UnavailableDTO, 0, len(us))
-	for _, u := range us {
-		out = append(out, UnavailableDTO(u))
-	}
-	return out
+	return mapped(us, func(u mcp.Unavailable) UnavailableDTO { return UnavailableDTO(u) })
 }
 
 // draftPartDTOs turns canonical parts (a prompt's, a read's) into draft

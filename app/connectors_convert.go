@@ -281,6 +281,15 @@ func logLineDTO(l mcp.LogLine) LogLineDTO {
 	return LogLineDTO{Time: millis(l.Time), Source: l.Source, Level: l.Level, Logger: l.Logger, Text: l.Text}
 }
 
+// mapped converts each element of xs with f; never nil, so JSON has [].
+func mapped[T, U any](xs []T, f func(T) U) []U {
+	out := make([]U, 0, len(xs))
+	for _, x := range xs {
+		out = append(out, f(x))
+	}
+	return out
+}
+
 func nonNil[T any](s []T) []T {
 	if s == nil {
 		return []T{}
