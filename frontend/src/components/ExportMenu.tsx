@@ -1,8 +1,9 @@
-import {useEffect, useRef, useState} from 'react'
+import {useCallback, useEffect, useRef, useState} from 'react'
 import {Download} from 'lucide-react'
 import {api} from '../api/client'
 import type {ExportFormat} from '../api/types'
 import {toastError, useToasts} from '../stores/toasts'
+import {useClickAway} from '../lib/useClickAway'
 
 const FORMATS: {format: ExportFormat; label: string; testId: string}[] = [
   {format: 'markdown', label: 'Markdown', testId: 'export-markdown'},
@@ -18,12 +19,9 @@ export function ExportMenu({sessionId}: {sessionId: string}) {
   useEffect(() => {
     if (!open) return
     rootRef.current?.querySelector<HTMLElement>('[role="menuitem"]')?.focus()
-    function onDown(e: MouseEvent) {
-      if (!rootRef.current?.contains(e.target as Node)) setOpen(false)
-    }
-    document.addEventListener('mousedown', onDown)
-    return () => document.removeEventListener('mousedown', onDown)
   }, [open])
+  const close = useCallback(() => setOpen(false), [])
+  useClickAway(rootRef, open, close)
 
   function onKeyDown(e: React.KeyboardEvent) {
     if (e.key === 'Escape' && open) {

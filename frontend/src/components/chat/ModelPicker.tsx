@@ -1,4 +1,4 @@
-import {useEffect, useRef, useState} from 'react'
+import {useCallback, useEffect, useRef, useState} from 'react'
 import {Check, ChevronDown, KeyRound, RotateCw} from 'lucide-react'
 import {chatApi} from '../../api/client'
 import type {ModelInfo, ProviderModels} from '../../api/types'
@@ -6,6 +6,7 @@ import {relativeTime} from '../../lib/time'
 import {modelName, useModels} from '../../stores/models'
 import {toastError} from '../../stores/toasts'
 import {useUI} from '../../stores/ui'
+import {useClickAway} from '../../lib/useClickAway'
 
 interface Props {
   sessionId: string
@@ -147,12 +148,9 @@ export function ModelPicker({sessionId, provider, model}: Props) {
     if (!open) return
     void load()
     menuRef.current?.querySelector<HTMLElement>('[aria-selected="true"], .picker-option:not(:disabled)')?.focus()
-    function onDown(e: MouseEvent) {
-      if (!rootRef.current?.contains(e.target as Node)) setOpen(false)
-    }
-    document.addEventListener('mousedown', onDown)
-    return () => document.removeEventListener('mousedown', onDown)
   }, [open, load])
+  const close = useCallback(() => setOpen(false), [])
+  useClickAway(rootRef, open, close)
 
   function onKeyDown(e: React.KeyboardEvent) {
     if (e.key === 'Escape') {

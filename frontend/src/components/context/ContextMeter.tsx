@@ -1,8 +1,9 @@
-import {useEffect, useRef, useState} from 'react'
+import {useCallback, useRef, useState} from 'react'
 import {FoldVertical, Square} from 'lucide-react'
 import type {Compaction} from '../../stores/context'
 import {type ContextUse, exactTokens, formatTokens, isZeroUsage, meterLevel, percent, shares, type TokenUsage} from '../../lib/usage'
 import {UsageLine} from './UsageLine'
+import {escapeCloses, useClickAway} from '../../lib/useClickAway'
 
 interface Props {
   /** The latest measurement; undefined until the first one arrives. */
@@ -128,14 +129,8 @@ export function ContextMeter(props: Props) {
   const [open, setOpen] = useState(false)
   const rootRef = useRef<HTMLDivElement>(null)
 
-  useEffect(() => {
-    if (!open) return
-    function onDown(e: MouseEvent) {
-      if (!rootRef.current?.contains(e.target as Node)) setOpen(false)
-    }
-    document.addEventListener('mousedown', onDown)
-    return () => document.removeEventListener('mousedown', onDown)
-  }, [open])
+  const close = useCallback(() => setOpen(false), [])
+  useClickAway(rootRef, open, close)
 
   if (!use || use.window <= 0) return null
   const s = shares(use)
@@ -145,12 +140,7 @@ export function ContextMeter(props: Props) {
     <div
       className="context-meter"
       ref={rootRef}
-      onKeyDown={(e) => {
-        if (e.key === 'Escape' && open) {
-          e.stopPropagation()
-          setOpen(false)
-        }
-      }}
+      onKeyDown={escapeCloses(open, close)}
     >
       <button
         type="button"

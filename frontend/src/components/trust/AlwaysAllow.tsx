@@ -1,6 +1,7 @@
-import {useEffect, useId, useRef, useState} from 'react'
+import {useCallback, useEffect, useId, useRef, useState} from 'react'
 import {ChevronDown} from 'lucide-react'
 import type {AllowScope} from '../../lib/trust'
+import {escapeCloses, useClickAway} from '../../lib/useClickAway'
 
 interface Props {
   onAllow: (scope: AllowScope) => void
@@ -19,14 +20,10 @@ export function AlwaysAllow({onAllow, tool}: Props) {
   const firstRef = useRef<HTMLButtonElement>(null)
   const boxRef = useRef<HTMLDivElement>(null)
 
+  const close = useCallback(() => setOpen(false), [])
+  useClickAway(boxRef, open, close)
   useEffect(() => {
-    if (!open) return
-    firstRef.current?.focus()
-    function away(e: MouseEvent) {
-      if (boxRef.current && !boxRef.current.contains(e.target as Node)) setOpen(false)
-    }
-    document.addEventListener('mousedown', away)
-    return () => document.removeEventListener('mousedown', away)
+    if (open) firstRef.current?.focus()
   }, [open])
 
   function pick(scope: AllowScope) {
@@ -38,12 +35,7 @@ export function AlwaysAllow({onAllow, tool}: Props) {
     <div
       className="always-allow"
       ref={boxRef}
-      onKeyDown={(e) => {
-        if (e.key === 'Escape' && open) {
-          e.stopPropagation()
-          setOpen(false)
-        }
-      }}
+      onKeyDown={escapeCloses(open, close)}
     >
       <button
         type="button"
